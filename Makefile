@@ -1,0 +1,129 @@
+# Makefile - one non-recursive GNU Makefile for cpc-tools.
+#
+#   make            build everything (runs autoreconf and configure first
+#                   when config.mk is missing)
+#   make check      unit and end-to-end tests; ends "N passed, N failed"
+#   make check-asan the same suite built with -fsanitize=address,undefined
+#   make install    DESTDIR and prefix honoured
+#   make clean / distclean
+
+B		?= build
+SAN		?=
+NOCONF_GOALS	:= clean distclean
+
+ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
+include config.mk
+endif
+
+WARN		= -Wall -Wextra -Wshadow -Wstrict-prototypes \
+		  -Wmissing-prototypes -Wno-unused-parameter
+ALL_CFLAGS	= -std=gnu11 $(WARN) -I. -Ilibcpc -Icommon $(CPPFLAGS) \
+		  $(CFLAGS) $(SANFLAGS)
+ALL_LDFLAGS	= -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
+ifneq ($(SAN),)
+SANFLAGS	= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		  -fno-sanitize-recover=undefined
+endif
+ifneq ($(WERROR),)
+ALL_CFLAGS	+= -Werror
+endif
+
+LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
+		  libcpc/events.c libcpc/be_perf.c
+COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
+		  common/setgrp.c common/output.c common/caps.c \
+		  common/timefmt.c
+CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
+UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
+		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
+WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
+		  $(wildcard tests/workloads/*.c))
+
+LIBCPC_OBJ	= $(LIBCPC_SRC:%.c=$(B)/%.o)
+COMMON_OBJ	= $(COMMON_SRC:%.c=$(B)/%.o)
+CPUSTAT_OBJ	= $(CPUSTAT_SRC:%.c=$(B)/%.o)
+
+LIBCPC_A	= $(B)/libcpc/libcpc.a
+LIBCPC_SO	= $(B)/libcpc/libcpc.so.1
+COMMON_A	= $(B)/common/libcommon.a
+CPUSTAT		= $(B)/cpustat/cpustat
+LIBS		= $(TRACE_LIBS) -lpthread
+
+.PHONY: all check check-asan check-unit check-bats install clean distclean
+
+all: $(CPUSTAT) $(LIBCPC_SO) $(B)/libcpc/libcpc.pc
+
+config.mk: configure config.mk.in
+	./configure $(CONFIGURE_FLAGS)
+
+configure: configure.ac
+	autoreconf -i
+
+config.h: config.mk
+
+$(B)/%.o: %.c config.h $(wildcard libcpc/*.h common/*.h cpustat/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
+
+# libcpc is position independent and hides everything it does not export.
+$(B)/libcpc/%.o: libcpc/%.c config.h $(wildcard libcpc/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -fPIC -fvisibility=hidden \
+	    -c -o $@ $<
+
+$(LIBCPC_A): $(LIBCPC_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBCPC_SO): $(LIBCPC_OBJ) libcpc/libcpc.map
+	$(CC) -shared -Wl,-soname,libcpc.so.1 \
+	    -Wl,--version-script=libcpc/libcpc.map $(ALL_LDFLAGS) \
+	    -o $@ $(LIBCPC_OBJ) $(LIBS)
+
+$(B)/libcpc/libcpc.pc: libcpc/libcpc.pc.in config.mk
+	sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
+	    -e 's|@includedir@|$(includedir)|' -e 's|@VERSION@|$(VERSION)|' \
+	    $< > $@
+
+$(COMMON_A): $(COMMON_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) \
+	    $(LIBS)
+
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c tests/unit/tap.h \
+    $(COMMON_A) $(LIBCPC_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilibcpc -Itests/unit $(ALL_LDFLAGS) -o $@ \
+	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBS)
+
+$(B)/tests/workloads/%: tests/workloads/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 $(WARN) $(SANFLAGS) -o $@ $< -lpthread
+
+check: all $(UNIT_TESTS) $(WORKLOADS)
+	@B=$(B) tests/run
+
+check-asan:
+	$(MAKE) B=build-asan SAN=1 check
+
+install: all
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
+	    $(DESTDIR)$(includedir) $(DESTDIR)$(mandir)/man1
+	install -m 755 $(CPUSTAT) $(DESTDIR)$(bindir)/cpustat
+	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
+	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
+	install -m 644 libcpc/libcpc.h $(DESTDIR)$(includedir)/libcpc.h
+	install -m 644 $(B)/libcpc/libcpc.pc \
+	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
+	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
+
+clean:
+	rm -rf build build-asan
+
+distclean: clean
+	rm -rf config.mk config.h config.h.in config.h.in~ config.log \
+	    config.status configure autom4te.cache aclocal.m4 \
+	    config.guess config.sub install-sh compile missing

@@ -1,0 +1,33 @@
+/*
+ * output.h - the fixed-column text both tools print.  Every counter value
+ * is an unsigned 64-bit decimal right-aligned in 9 columns and followed
+ * by one space; a line may end with " # <text>".
+ */
+#ifndef OUTPUT_H
+#define OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <libcpc.h>
+
+#include "strtoset.h"
+
+/* The tick register's column title: "tsc" on x86. */
+const char	*out_tickname(void);
+/* One "     picN " cell per request of sp. */
+void		 out_pic_cells(FILE *fp, const struct spec *sp);
+/*
+ * The values of buf (and its tick first, when tick is set), then
+ * " # note" when note is not NULL, " (scaled)" when the kernel
+ * time-shared the counters, and a newline.
+ */
+void		 out_values(FILE *fp, cpc_t *cpc, cpc_buf_t *buf, int nreqs,
+		    int tick, const char *note);
+/* The same from plain values. */
+void		 out_row(FILE *fp, int tick, uint64_t tickval,
+		    const uint64_t *vals, int nvals, int scaled,
+		    const char *note);
+/* Seconds between two CLOCK_MONOTONIC nanosecond times. */
+double		 out_reltime(hrtime_t t, hrtime_t base);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * setgrp.c - rings of sets and the shared delta/total arithmetic.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errh.h"
+#include "setgrp.h"
+
+static int
+elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp)
+{
+	e->se_spec = sp;
+	if ((e->se_set = spec_build(cpc, sp)) == NULL)
+		return -1;
+	e->se_prev = cpc_buf_create(cpc, e->se_set);
+	e->se_cur = cpc_buf_create(cpc, e->se_set);
+	e->se_delta = cpc_buf_create(cpc, e->se_set);
+	e->se_total = cpc_buf_create(cpc, e->se_set);
+	if (e->se_prev == NULL || e->se_cur == NULL || e->se_delta == NULL ||
+	    e->se_total == NULL) {
+		errh_set("cannot create buffers: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct setgrp *
+setgrp_create(cpc_t *cpc, const struct spec *specs, int n)
+{
+	struct setgrp *sg;
+	int i;
+
+	if ((sg = calloc(1, sizeof(*sg))) == NULL ||
+	    (sg->sg_elems = calloc(n, sizeof(*sg->sg_elems))) == NULL) {
+		free(sg);
+		errh_set("out of memory");
+		return NULL;
+	}
+	sg->sg_cpc = cpc;
+	sg->sg_n = n;
+	for (i = 0; i < n; i++)
+		if (elem_init(cpc, &sg->sg_elems[i], &specs[i]) != 0) {
+			setgrp_destroy(sg);
+			return NULL;
+		}
+	return sg;
+}
+
+void
+setgrp_destroy(struct setgrp *sg)
+{
+	int i;
+
+	if (sg == NULL)
+		return;
+	for (i = 0; i < sg->sg_n; i++) {
+		struct setgrp_elem *e = &sg->sg_elems[i];
+
+		cpc_buf_destroy(sg->sg_cpc, e->se_prev);
+		cpc_buf_destroy(sg->sg_cpc, e->se_cur);
+		cpc_buf_destroy(sg->sg_cpc, e->se_delta);
+		cpc_buf_destroy(sg->sg_cpc, e->se_total);
+		cpc_set_destroy(sg->sg_cpc, e->se_set);
+	}
+	free(sg->sg_elems);
+	free(sg);
+}
+
+struct setgrp_elem *
+setgrp_cur(struct setgrp *sg)
+{
+	return &sg->sg_elems[sg->sg_cur];
+}
+
+struct setgrp_elem *
+setgrp_next(struct setgrp *sg)
+{
+	sg->sg_cur = (sg->sg_cur + 1) % sg->sg_n;
+	return setgrp_cur(sg);
+}
+
+void
+setgrp_bound(struct setgrp *sg, struct setgrp_elem *e)
+{
+	cpc_buf_zero(sg->sg_cpc, e->se_prev);
+}
+
+int
+setgrp_sample(struct setgrp *sg, struct setgrp_elem *e)
+{
+	cpc_t *cpc = sg->sg_cpc;
+	cpc_buf_t *t;
+
+	if (cpc_set_sample(cpc, e->se_set, e->se_cur) != 0)
+		return -1;
+	cpc_buf_sub(cpc, e->se_delta, e->se_cur, e->se_prev);
+	cpc_buf_add(cpc, e->se_total, e->se_total, e->se_delta);
+	t = e->se_prev;
+	e->se_prev = e->se_cur;
+	e->se_cur = t;
+	e->se_nsamples++;
+	return 0;
+}

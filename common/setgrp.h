@@ -1,0 +1,42 @@
+/*
+ * setgrp.h - a ring of sets (one per -c) bound to one target, and the
+ * sampling arithmetic both tools share: every sample is turned into a
+ * delta against the previous one and added to the set's total, here and
+ * nowhere else.
+ */
+#ifndef SETGRP_H
+#define SETGRP_H
+
+#include <libcpc.h>
+
+#include "strtoset.h"
+
+struct setgrp_elem {
+	const struct spec	*se_spec;
+	cpc_set_t		*se_set;
+	cpc_buf_t		*se_prev;	/* last sample since bind */
+	cpc_buf_t		*se_cur;	/* this sample */
+	cpc_buf_t		*se_delta;	/* cur - prev */
+	cpc_buf_t		*se_total;	/* sum of deltas */
+	unsigned long		 se_nsamples;
+};
+
+struct setgrp {
+	cpc_t			*sg_cpc;
+	int			 sg_n;
+	int			 sg_cur;
+	struct setgrp_elem	*sg_elems;
+};
+
+/* One set per spec; NULL with the reason in errh_last(). */
+struct setgrp	*setgrp_create(cpc_t *cpc, const struct spec *specs, int n);
+void		 setgrp_destroy(struct setgrp *sg);
+struct setgrp_elem *setgrp_cur(struct setgrp *sg);
+/* Advance to the next set of the ring (cyclically) and return it. */
+struct setgrp_elem *setgrp_next(struct setgrp *sg);
+/* The element's set was just bound: its counters start from zero. */
+void		 setgrp_bound(struct setgrp *sg, struct setgrp_elem *e);
+/* Sample e's bound set: se_delta = this - previous; total += delta. */
+int		 setgrp_sample(struct setgrp *sg, struct setgrp_elem *e);
+
+#endif

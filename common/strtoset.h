@@ -1,0 +1,50 @@
+/*
+ * strtoset.h - the -c event specification grammar:
+ *
+ *	[picN=]event[,attr[N][=val]][,[picN=]event[,attr[N][=val]]]...
+ *
+ * with the keywords sys[N] and nouser[N].  Parsing yields a typed
+ * struct spec (pure, reentrant, never exits); spec_build turns it into a
+ * libcpc set as often as needed (one per CPU or thread) without parsing
+ * again.
+ */
+#ifndef STRTOSET_H
+#define STRTOSET_H
+
+#include <stddef.h>
+#include <libcpc.h>
+
+#define SPEC_MAXPIC	64
+#define SPEC_MAXATTR	16
+
+struct spec_req {
+	int		 sr_pic;
+	char		*sr_event;
+	uint_t		 sr_flags;		/* CPC_COUNT_* */
+	uint_t		 sr_nattrs;
+	cpc_attr_t	 sr_attrs[SPEC_MAXATTR];	/* names owned */
+};
+
+struct spec {
+	char		*sp_text;	/* as the user wrote it */
+	int		 sp_nreqs;
+	struct spec_req	*sp_reqs;	/* ascending pic */
+	int		 sp_sysonly;	/* no request counts user mode */
+};
+
+/*
+ * Parse text for a machine with npic slots and the attribute names attrs
+ * (NULL-terminated).  0 on success; -1 with a message in err.
+ */
+int	spec_parse(const char *text, uint_t npic, const char *const *attrs,
+	    struct spec *sp, char *err, size_t errlen);
+void	spec_free(struct spec *sp);
+/* A new set with sp's requests; NULL with the reason in errh_last(). */
+cpc_set_t *spec_build(cpc_t *cpc, const struct spec *sp);
+/* Parse against cpc's pics and attributes; -1 with err. */
+int	spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp,
+	    char *err, size_t errlen);
+/* Solaris-compatible: parse and build; NULL with errh_last() set. */
+cpc_set_t *cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
+
+#endif

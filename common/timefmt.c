@@ -1,0 +1,33 @@
+/*
+ * timefmt.c - -T timestamps.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "timefmt.h"
+
+void
+tf_print(FILE *fp, char kind, time_t when)
+{
+	char buf[128];
+	struct tm tm;
+
+	if (kind == 'u') {
+		fprintf(fp, "%lld\n", (long long)when);
+		return;
+	}
+	localtime_r(&when, &tm);
+	if (strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Z %Y", &tm) == 0)
+		buf[0] = '\0';
+	fprintf(fp, "%s\n", buf);
+}
+
+int
+tf_parse(const char *arg, char *kind)
+{
+	if (strcmp(arg, "u") != 0 && strcmp(arg, "d") != 0)
+		return 0;
+	*kind = arg[0];
+	return 1;
+}

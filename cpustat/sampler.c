@@ -1,0 +1,674 @@
+/*
+ * sampler.c - cpustat's runtime: one pinned sampling thread per CPU, a
+ * printing main thread, and a signal thread.
+ *
+ * Each CPU thread binds its ring of sets to its CPU (so reads are local:
+ * no inter-processor interrupt), sleeps to absolute deadlines
+ * start + k*interval (no drift), samples, and posts one record per
+ * interval k to its queue.  The main thread waits until every running
+ * CPU has posted interval k, prints those lines in CPU order and flushes.
+ *
+ *	cpu threads --post(k)--> queues --(all heads at k)--> main: print
+ *	signal thread --stop--> cpu threads take a last partial sample
+ *
+ * Records carry copies of the values, so the threads never share
+ * buffers.  One mutex guards the queues and the stop flag; the CPU threads
+ * wait on cv_stop (with their deadline), the main thread on cv_main.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+
+#include "cpustat.h"
+#include "errh.h"
+#include "output.h"
+#include "setgrp.h"
+#include "timefmt.h"
+
+enum rkind {
+	R_SAMPLE,	/* values of interval r_k */
+	R_SKIP,		/* interval r_k missed: the thread woke too late */
+	R_OFFLINE,	/* the CPU is offline */
+	R_ONLINE,	/* it came back; counting again */
+	R_FAIL,		/* the thread failed: r_msg; R_DONE follows */
+	R_DONE,		/* no more records */
+};
+
+struct rec {
+	struct rec	*r_next;
+	unsigned long long r_k;
+	enum rkind	 r_kind;
+	int		 r_elem;	/* the set's index in the ring */
+	hrtime_t	 r_hr;
+	uint64_t	 r_tick;
+	int		 r_scaled;
+	int		 r_nvals;
+	uint64_t	 r_vals[SPEC_MAXPIC];
+	char		 r_msg[512];
+};
+
+struct soaker {
+	pthread_t	 sk_thr;
+	int		 sk_started;
+	atomic_int	 sk_run;	/* spin while set */
+	int		 sk_quit;
+	pthread_mutex_t	 sk_lock;
+	pthread_cond_t	 sk_cv;
+};
+
+struct cpu {
+	int		 c_id;
+	pthread_t	 c_thr;
+	int		 c_started;
+	struct setgrp	*c_grp;
+	struct rec	*c_head, *c_tail;	/* under g_lock */
+	int		 c_done;		/* main saw R_DONE */
+	int		 c_offline;		/* main's view */
+	struct soaker	 c_soak;
+};
+
+static const struct opts *g_opts;
+static cpc_t		*g_cpc;
+static hrtime_t		 g_base;	/* CLOCK_MONOTONIC at start */
+static hrtime_t		 g_walloff;	/* CLOCK_REALTIME - MONOTONIC */
+static int64_t		 g_ival;	/* interval, ns */
+static int64_t		 g_rest;	/* -p rest after each cycle, ns */
+static unsigned long long g_count;	/* samples per CPU, 0 = forever */
+static pthread_mutex_t	 g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 g_cv_main = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t	 g_cv_stop;
+static int		 g_stop;
+
+/* CLOCK_MONOTONIC in ns: the clock of cpc_buf_hrtime. */
+static hrtime_t
+mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (hrtime_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- soaker: keep the CPU out of idle while system-only sets count ---- */
+
+static void *
+soak_main(void *arg)
+{
+	struct cpu *c = arg;
+	struct soaker *sk = &c->c_soak;
+	struct sched_param sp = { .sched_priority = 0 };
+	cpu_set_t mask;
+
+	CPU_ZERO(&mask);
+	CPU_SET(c->c_id, &mask);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask) != 0)
+		warnx("cpu %d: cannot bind the soaker thread", c->c_id);
+	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+	for (;;) {
+		pthread_mutex_lock(&sk->sk_lock);
+		while (!atomic_load(&sk->sk_run) && !sk->sk_quit)
+			pthread_cond_wait(&sk->sk_cv, &sk->sk_lock);
+		if (sk->sk_quit) {
+			pthread_mutex_unlock(&sk->sk_lock);
+			return NULL;
+		}
+		pthread_mutex_unlock(&sk->sk_lock);
+		while (atomic_load_explicit(&sk->sk_run, memory_order_relaxed))
+			;
+	}
+}
+
+static void
+soak_set(struct cpu *c, int run_it)
+{
+	struct soaker *sk = &c->c_soak;
+
+	if (!sk->sk_started)
+		return;
+	pthread_mutex_lock(&sk->sk_lock);
+	atomic_store(&sk->sk_run, run_it);
+	pthread_cond_signal(&sk->sk_cv);
+	pthread_mutex_unlock(&sk->sk_lock);
+}
+
+static void
+soak_start(struct cpu *c)
+{
+	struct soaker *sk = &c->c_soak;
+
+	pthread_mutex_init(&sk->sk_lock, NULL);
+	pthread_cond_init(&sk->sk_cv, NULL);
+	if (pthread_create(&sk->sk_thr, NULL, soak_main, c) == 0)
+		sk->sk_started = 1;
+	else
+		warnx("cpu %d: cannot create the soaker thread", c->c_id);
+}
+
+static void
+soak_stop(struct cpu *c)
+{
+	struct soaker *sk = &c->c_soak;
+
+	if (!sk->sk_started)
+		return;
+	pthread_mutex_lock(&sk->sk_lock);
+	sk->sk_quit = 1;
+	atomic_store(&sk->sk_run, 0);
+	pthread_cond_signal(&sk->sk_cv);
+	pthread_mutex_unlock(&sk->sk_lock);
+	pthread_join(sk->sk_thr, NULL);
+	pthread_mutex_destroy(&sk->sk_lock);
+	pthread_cond_destroy(&sk->sk_cv);
+	sk->sk_started = 0;
+}
+
+/* ---- CPU threads ---- */
+
+static void
+post(struct cpu *c, struct rec *r)
+{
+	r->r_next = NULL;
+	pthread_mutex_lock(&g_lock);
+	if (c->c_tail != NULL)
+		c->c_tail->r_next = r;
+	else
+		c->c_head = r;
+	c->c_tail = r;
+	pthread_cond_signal(&g_cv_main);
+	pthread_mutex_unlock(&g_lock);
+}
+
+static void
+post_kind(struct cpu *c, unsigned long long k, enum rkind kind,
+    const char *msg)
+{
+	struct rec *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		abort();	/* cannot even report: nothing sane left */
+	r->r_k = k;
+	r->r_kind = kind;
+	if (msg != NULL)
+		snprintf(r->r_msg, sizeof(r->r_msg), "%s", msg);
+	post(c, r);
+}
+
+static void
+post_sample(struct cpu *c, unsigned long long k)
+{
+	struct setgrp_elem *e = setgrp_cur(c->c_grp);
+	struct rec *r = calloc(1, sizeof(*r));
+	int i;
+
+	if (r == NULL)
+		abort();
+	r->r_k = k;
+	r->r_kind = R_SAMPLE;
+	r->r_elem = c->c_grp->sg_cur;
+	r->r_hr = cpc_buf_hrtime(g_cpc, e->se_delta);
+	r->r_tick = cpc_buf_tick(g_cpc, e->se_delta);
+	r->r_scaled = cpc_buf_scaled(g_cpc, e->se_delta);
+	r->r_nvals = e->se_spec->sp_nreqs;
+	for (i = 0; i < r->r_nvals; i++)
+		(void)cpc_buf_get(g_cpc, e->se_delta, i, &r->r_vals[i]);
+	post(c, r);
+}
+
+/* Sample k is due at start + k*interval, plus a rest per full -p cycle. */
+static hrtime_t
+deadline(unsigned long long k)
+{
+	int n = g_opts->o_nspecs;
+
+	return g_base + (hrtime_t)k * g_ival +
+	    (hrtime_t)((k - 1) / (unsigned long long)n) * g_rest;
+}
+
+/* Sleep until t; returns 1 when told to stop first. */
+static int
+sleep_until(hrtime_t t)
+{
+	struct timespec ts = { t / 1000000000, t % 1000000000 };
+	int stop;
+
+	pthread_mutex_lock(&g_lock);
+	while (!g_stop && mono_now() < t)
+		(void)pthread_cond_timedwait(&g_cv_stop, &g_lock, &ts);
+	stop = g_stop;
+	pthread_mutex_unlock(&g_lock);
+	return stop;
+}
+
+static int
+bind_cur(struct cpu *c)
+{
+	struct setgrp_elem *e = setgrp_cur(c->c_grp);
+
+	if (cpc_bind_cpu(g_cpc, c->c_id, e->se_set, 0) != 0)
+		return -1;
+	setgrp_bound(c->c_grp, e);
+	soak_set(c, e->se_spec->sp_sysonly);
+	return 0;
+}
+
+static int
+cpu_online(int id)
+{
+	char path[64];
+	FILE *f;
+	int v = 1;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+	    id);
+	if ((f = fopen(path, "r")) == NULL)
+		return 1;		/* cpu0 often has no such file */
+	if (fscanf(f, "%d", &v) != 1)
+		v = 1;
+	fclose(f);
+	return v;
+}
+
+/* Build and bind the CPU's sets afresh; -1 with errh_last(). */
+static int
+setup(struct cpu *c)
+{
+	setgrp_destroy(c->c_grp);
+	c->c_grp = setgrp_create(g_cpc, g_opts->o_specs, g_opts->o_nspecs);
+	if (c->c_grp == NULL)
+		return -1;
+	return bind_cur(c);
+}
+
+static void
+fail(struct cpu *c, unsigned long long k)
+{
+	char msg[600];
+
+	snprintf(msg, sizeof(msg), "cpu %d: %s", c->c_id,
+	    errh_last()[0] != '\0' ? errh_last() : strerror(errno));
+	post_kind(c, k, R_FAIL, msg);
+}
+
+/*
+ * Wait while the CPU is offline, posting R_OFFLINE for each interval;
+ * returns the next k to sample once it is back (and re-bound), or 0 to
+ * end the thread.
+ */
+static unsigned long long
+wait_online(struct cpu *c, unsigned long long k)
+{
+	for (; g_count == 0 || k <= g_count; k++) {
+		post_kind(c, k, R_OFFLINE, NULL);
+		if (sleep_until(deadline(k)))
+			return 0;
+		if (cpu_online(c->c_id)) {
+			if (setup(c) != 0) {
+				fail(c, k);
+				return 0;
+			}
+			post_kind(c, k + 1, R_ONLINE, NULL);
+			return k + 1;
+		}
+	}
+	return 0;
+}
+
+/* Rotate to the next set; -1 on failure (reported). */
+static int
+rotate(struct cpu *c, unsigned long long k)
+{
+	if (c->c_grp->sg_n < 2)
+		return 0;
+	(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
+	setgrp_next(c->c_grp);
+	/* A full cycle ends: the soaker rests with the counters (-p). */
+	if (g_rest > 0 && c->c_grp->sg_cur == 0)
+		soak_set(c, 0);
+	if (bind_cur(c) != 0) {
+		fail(c, k);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+sample_loop(struct cpu *c)
+{
+	unsigned long long k = 1;
+	int last;
+
+	for (; g_count == 0 || k <= g_count; k++) {
+		/* More than an interval late: say so, carry the counts on. */
+		if ((g_count == 0 || k < g_count) &&
+		    mono_now() >= deadline(k + 1)) {
+			post_kind(c, k, R_SKIP, NULL);
+			continue;
+		}
+		last = sleep_until(deadline(k));
+		if (setgrp_sample(c->c_grp, setgrp_cur(c->c_grp)) != 0) {
+			if (errno == EAGAIN && !cpu_online(c->c_id)) {
+				if ((k = wait_online(c, k)) == 0)
+					return;
+				k--;
+				continue;
+			}
+			fail(c, k);
+			return;
+		}
+		post_sample(c, k);
+		if (last || rotate(c, k) != 0)
+			return;
+	}
+}
+
+static void *
+cpu_main(void *arg)
+{
+	struct cpu *c = arg;
+
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (g_opts->o_soak) {
+		int i, any = 0;
+
+		for (i = 0; i < g_opts->o_nspecs; i++)
+			any |= g_opts->o_specs[i].sp_sysonly;
+		if (any)
+			soak_start(c);
+	}
+	if (setup(c) != 0)
+		fail(c, 1);
+	else {
+		sample_loop(c);
+		(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
+	}
+	soak_stop(c);
+	post_kind(c, ULLONG_MAX, R_DONE, NULL);
+	return NULL;
+}
+
+/* ---- the main thread: print in order ---- */
+
+static void
+print_title(const struct opts *o)
+{
+	printf("%7s %3s %5s ", "time", "cpu", "event");
+	if (o->o_tick)
+		printf("%9s ", out_tickname());
+	out_pic_cells(stdout, &o->o_specs[0]);
+	putchar('\n');
+}
+
+/* The " # spec" note: several sets, or the default set named. */
+static const char *
+note_for(const struct opts *o, int elem)
+{
+	return o->o_nspecs > 1 || o->o_default ?
+	    o->o_specs[elem].sp_text : NULL;
+}
+
+static void
+print_sample(const struct opts *o, const struct cpu *c, const struct rec *r)
+{
+	if (o->o_tstamp)
+		tf_print(stdout, o->o_tstamp,
+		    (time_t)((r->r_hr + g_walloff) / 1000000000));
+	printf("%7.3f %3d %5s ", out_reltime(r->r_hr, g_base), c->c_id,
+	    "tick");
+	out_row(stdout, o->o_tick, r->r_tick, r->r_vals, r->r_nvals,
+	    r->r_scaled, note_for(o, r->r_elem));
+}
+
+static int
+print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
+{
+	switch (r->r_kind) {
+	case R_SAMPLE:
+		print_sample(o, c, r);
+		break;
+	case R_SKIP:
+		fflush(stdout);
+		warnx("cpu %d: interval %llu skipped (woke more than an "
+		    "interval late); its counts are in the next sample",
+		    c->c_id, r->r_k);
+		break;
+	case R_OFFLINE:
+		if (!c->c_offline)
+			warnx("cpu %d: offline; skipping it until it returns",
+			    c->c_id);
+		c->c_offline = 1;
+		break;
+	case R_ONLINE:
+		warnx("cpu %d: online again; counting from zero", c->c_id);
+		c->c_offline = 0;
+		break;
+	case R_FAIL:
+		fflush(stdout);
+		warnx("%s", r->r_msg);
+		return 1;
+	case R_DONE:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Print every interval in order until all CPU threads are done.  Returns
+ * 1 when some CPU failed, -1 when stdout went away (closed pipe).
+ */
+static int
+print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
+{
+	struct rec *batch[CPU_SETSIZE];
+	int i, alive, rc = 0;
+
+	for (;;) {
+		unsigned long long k = ULLONG_MAX;
+
+		pthread_mutex_lock(&g_lock);
+		for (;;) {
+			for (i = 0, alive = 0; i < ncpu; i++)
+				if (!cpus[i].c_done && cpus[i].c_head == NULL)
+					break;
+			if (i == ncpu)
+				break;
+			pthread_cond_wait(&g_cv_main, &g_lock);
+		}
+		for (i = 0; i < ncpu; i++)
+			if (!cpus[i].c_done && cpus[i].c_head->r_k < k)
+				k = cpus[i].c_head->r_k;
+		for (i = 0; i < ncpu; i++) {
+			struct cpu *c = &cpus[i];
+
+			batch[i] = NULL;
+			if (c->c_done || c->c_head->r_k != k)
+				continue;
+			batch[i] = c->c_head;
+			if ((c->c_head = batch[i]->r_next) == NULL)
+				c->c_tail = NULL;
+			if (batch[i]->r_kind == R_DONE)
+				c->c_done = 1;
+		}
+		for (i = 0; i < ncpu; i++)
+			alive += !cpus[i].c_done;
+		pthread_mutex_unlock(&g_lock);
+		for (i = 0; i < ncpu; i++)
+			if (batch[i] != NULL) {
+				rc |= print_rec(o, &cpus[i], batch[i]);
+				free(batch[i]);
+			}
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return -1;
+		if (alive == 0)
+			return rc;
+	}
+}
+
+static void
+print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
+{
+	int s, i, n;
+
+	for (s = 0; s < o->o_nspecs; s++) {
+		cpc_buf_t *acc = NULL;
+
+		for (i = 0, n = 0; i < ncpu; i++) {
+			struct setgrp_elem *e;
+
+			if (cpus[i].c_grp == NULL)
+				continue;
+			e = &cpus[i].c_grp->sg_elems[s];
+			if (acc == NULL &&
+			    (acc = cpc_buf_create(g_cpc, e->se_set)) == NULL)
+				return;
+			cpc_buf_add(g_cpc, acc, acc, e->se_total);
+			n++;
+		}
+		if (acc == NULL)
+			continue;
+		if (cpc_buf_hrtime(g_cpc, acc) == 0)
+			printf("%7.3f ", out_reltime(mono_now(), g_base));
+		else
+			printf("%7.3f ", out_reltime(cpc_buf_hrtime(g_cpc,
+			    acc), g_base));
+		printf("%3d %5s ", ncpu, "total");
+		out_values(stdout, g_cpc, acc, o->o_specs[s].sp_nreqs,
+		    o->o_tick, note_for(o, s));
+		cpc_buf_destroy(g_cpc, acc);
+	}
+	fflush(stdout);
+}
+
+/* ---- signals ---- */
+
+static sigset_t g_sigs;
+
+static void *
+sig_main(void *arg)
+{
+	int sig;
+
+	(void)arg;
+	for (;;) {
+		if (sigwait(&g_sigs, &sig) != 0)
+			continue;
+		pthread_mutex_lock(&g_lock);
+		g_stop = 1;
+		pthread_cond_broadcast(&g_cv_stop);
+		pthread_mutex_unlock(&g_lock);
+	}
+	return NULL;
+}
+
+/* The CPUs we may run on and that are online, ascending. */
+static int
+list_cpus(struct cpu **out)
+{
+	cpu_set_t mask;
+	struct cpu *cpus;
+	int i, n = 0;
+
+	if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
+		err(1, "sched_getaffinity");
+	if ((cpus = calloc(CPU_COUNT(&mask), sizeof(*cpus))) == NULL)
+		err(1, "out of memory");
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &mask) && cpu_online(i))
+			cpus[n++].c_id = i;
+	*out = cpus;
+	return n;
+}
+
+static void
+init_clock(void)
+{
+	struct timespec rt;
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g_cv_stop, &ca);
+	pthread_condattr_destroy(&ca);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	g_base = mono_now();
+	g_walloff = (hrtime_t)rt.tv_sec * 1000000000 + rt.tv_nsec - g_base;
+}
+
+int
+run(cpc_t *cpc, const struct opts *o)
+{
+	struct cpu *cpus;
+	pthread_t sigthr;
+	int ncpu, i, rc, cycle;
+
+	g_opts = o;
+	g_cpc = cpc;
+	g_ival = (int64_t)(o->o_interval * 1e9 + 0.5);
+	cycle = o->o_nspecs;
+	g_rest = o->o_period > 0 ? (int64_t)(o->o_period * 1e9 + 0.5) -
+	    g_ival * cycle : 0;
+	if (g_rest < 0)
+		g_rest = 0;
+	g_count = o->o_count * (o->o_period > 0 ? (unsigned)cycle : 1);
+	ncpu = list_cpus(&cpus);
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&g_sigs);
+	sigaddset(&g_sigs, SIGINT);
+	sigaddset(&g_sigs, SIGTERM);
+	sigaddset(&g_sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &g_sigs, NULL);
+	if (pthread_create(&sigthr, NULL, sig_main, NULL) != 0)
+		err(1, "cannot create the signal thread");
+	pthread_detach(sigthr);
+
+	if (!o->o_noheader)
+		print_title(o);
+	fflush(stdout);
+	init_clock();
+	for (i = 0; i < ncpu; i++) {
+		if (pthread_create(&cpus[i].c_thr, NULL, cpu_main,
+		    &cpus[i]) != 0) {
+			warnx("cannot create a thread for cpu %d",
+			    cpus[i].c_id);
+			cpus[i].c_done = 1;
+			continue;
+		}
+		cpus[i].c_started = 1;
+	}
+	rc = print_loop(o, cpus, ncpu);
+	if (rc < 0) {
+		/* stdout is gone: stop quietly. */
+		pthread_mutex_lock(&g_lock);
+		g_stop = 1;
+		pthread_cond_broadcast(&g_cv_stop);
+		pthread_mutex_unlock(&g_lock);
+	}
+	for (i = 0; i < ncpu; i++)
+		if (cpus[i].c_started)
+			pthread_join(cpus[i].c_thr, NULL);
+	if (rc >= 0)
+		print_totals(o, cpus, ncpu);
+	for (i = 0; i < ncpu; i++) {
+		struct rec *r, *rn;
+
+		for (r = cpus[i].c_head; r != NULL; r = rn) {
+			rn = r->r_next;
+			free(r);
+		}
+		setgrp_destroy(cpus[i].c_grp);
+	}
+	free(cpus);
+	return rc < 0 ? 0 : rc;
+}

@@ -1,0 +1,173 @@
+/*
+ * bind.c - binding sets to targets, sampling, unbinding.
+ *
+ * A bound set's group stays open after cpc_unbind (disabled), so that the
+ * tools can rotate through several sets by enabling and disabling groups:
+ * closing a tracepoint event costs tens of milliseconds in the kernel.
+ * Binding a set whose group is open on the same target just restarts it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include "backend.h"
+
+/* Close a group kept open for re-binding (or still bound). */
+void
+cpc_set_release(cpc_t *cpc, cpc_set_t *set)
+{
+	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU)
+		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
+		    &set->cs_oldmask);
+	if (set->cs_open)
+		cpc->c_be->be_close(cpc, set);
+	set->cs_open = 0;
+	set->cs_bound = 0;
+	set->cs_kind = CPC_BIND_NONE;
+}
+
+static int
+same_target(const cpc_set_t *set, const struct cpc_target *t)
+{
+	if (!set->cs_open || set->cs_kind != t->t_kind)
+		return 0;
+	if (t->t_kind == CPC_BIND_CPU)
+		return set->cs_cpu == t->t_cpu;
+	return set->cs_tid == t->t_tid;
+}
+
+static int
+bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
+    const struct cpc_target *t)
+{
+	if (set->cs_nreqs == 0) {
+		errno = EINVAL;
+		cpc_err(cpc, fn, -1, "the set has no requests");
+		return -1;
+	}
+	if (set->cs_bound)
+		(void)cpc->c_be->be_stop(cpc, set);
+	set->cs_bound = 0;
+	if (!same_target(set, t)) {
+		if (set->cs_open)
+			cpc->c_be->be_close(cpc, set);
+		set->cs_open = 0;
+		if (cpc->c_be->be_open(cpc, set, t) != 0)
+			return -1;
+		set->cs_open = 1;
+		set->cs_kind = t->t_kind;
+		set->cs_cpu = t->t_cpu;
+		set->cs_tid = t->t_tid;
+	}
+	set->cs_tick0 = cpc_ticknow();
+	if (cpc->c_be->be_start(cpc, set) != 0)
+		return -1;
+	set->cs_bound = 1;
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
+{
+	struct cpc_target t = {
+		.t_kind = CPC_BIND_CURLWP,
+		.t_cpu = -1,
+		.t_tid = (pid_t)syscall(SYS_gettid),
+		.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0,
+	};
+
+	if (set == NULL || (flags & ~CPC_BIND_LWP_INHERIT) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* An inherited group is a different kernel object: reopen it. */
+	if (set->cs_open && t.t_inherit)
+		cpc_set_release(cpc, set);
+	return bind_target(cpc, "cpc_bind_curlwp", set, &t);
+}
+
+CPC_EXPORT int
+cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
+{
+	static const char fn[] = "cpc_bind_cpu";
+	struct cpc_target t = {
+		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1,
+	};
+	cpu_set_t old, mask;
+
+	if (set == NULL || flags != 0 || cpu < 0 || cpu >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sched_getaffinity(0, sizeof(old), &old) != 0)
+		CPU_ZERO(&old);
+	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU)
+		old = set->cs_oldmask;	/* keep the pre-bind mask */
+	CPU_ZERO(&mask);
+	CPU_SET(cpu, &mask);
+	if (sched_setaffinity(0, sizeof(mask), &mask) != 0) {
+		int e = errno;
+
+		cpc_err(cpc, fn, CPC_PBIND_FAILED, "cannot run on cpu %d: %s",
+		    cpu, strerror(e));
+		errno = e == ESRCH ? EINVAL : e;
+		return -1;
+	}
+	if (bind_target(cpc, fn, set, &t) != 0) {
+		int e = errno;
+
+		(void)sched_setaffinity(0, sizeof(old), &old);
+		errno = e;
+		return -1;
+	}
+	set->cs_oldmask = old;
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_unbind(cpc_t *cpc, cpc_set_t *set)
+{
+	if (set == NULL || !set->cs_bound) {
+		errno = EINVAL;
+		return -1;
+	}
+	(void)cpc->c_be->be_stop(cpc, set);
+	if (set->cs_kind == CPC_BIND_CPU)
+		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
+		    &set->cs_oldmask);
+	set->cs_bound = 0;
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+{
+	static const char fn[] = "cpc_set_sample";
+	int i, scaled = 0;
+
+	if (set == NULL || buf == NULL || !set->cs_bound ||
+	    buf->cb_nreqs != set->cs_nreqs) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->cs_kind == CPC_BIND_CPU && sched_getcpu() != set->cs_cpu) {
+		/* The CPU went away under us (offline) or the mask changed. */
+		errno = EAGAIN;
+		cpc_err(cpc, fn, -1, "no longer running on cpu %d (offline?)",
+		    set->cs_cpu);
+		return -1;
+	}
+	if (cpc->c_be->be_read(cpc, set, buf->cb_vals, &scaled) != 0)
+		return -1;
+	buf->cb_hrtime = cpc_hrnow();
+	buf->cb_tick = cpc_ticknow() - set->cs_tick0;
+	buf->cb_scaled = scaled;
+	for (i = 0; i < set->cs_nreqs; i++)
+		buf->cb_vals[i] += set->cs_reqs[i].cr_preset;
+	return 0;
+}

@@ -1,0 +1,128 @@
+/*
+ * cpc_impl.h - libcpc's private structures.  Nothing outside libcpc/
+ * includes this file.
+ */
+#ifndef CPC_IMPL_H
+#define CPC_IMPL_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+
+#include "libcpc.h"
+
+#define CPC_EXPORT	__attribute__((visibility("default")))
+
+/* Request slots on a machine without a hardware PMU. */
+#define CPC_SOFT_NPIC	8
+
+/* What an event name resolved to (events.c). */
+enum cpc_evkind {
+	EVK_HARDWARE,		/* PERF_TYPE_HARDWARE */
+	EVK_HWCACHE,		/* PERF_TYPE_HW_CACHE */
+	EVK_SOFTWARE,		/* PERF_TYPE_SOFTWARE */
+	EVK_TRACEPOINT,		/* PERF_TYPE_TRACEPOINT */
+	EVK_PMU,		/* a sysfs PMU: pmu/term=val/ */
+	EVK_RAW,		/* PERF_TYPE_RAW */
+};
+
+struct cpc_event {
+	enum cpc_evkind	ev_kind;
+	uint32_t	ev_type;	/* perf_event_attr.type */
+	uint64_t	ev_config;
+	uint64_t	ev_config1;
+	uint64_t	ev_config2;
+	unsigned	ev_modes:1;	/* user/system flags apply */
+	unsigned	ev_hw:1;	/* needs a hardware counter */
+	unsigned	ev_attrs:1;	/* takes umask/cmask/... */
+};
+
+struct cpc_request {
+	char		*cr_event;
+	uint64_t	 cr_preset;
+	uint_t		 cr_flags;
+	uint_t		 cr_nattrs;
+	cpc_attr_t	*cr_attrs;	/* copied, names owned */
+	int		 cr_picnum;	/* -1 when not pinned */
+	struct cpc_event cr_ev;
+};
+
+enum cpc_bindkind {
+	CPC_BIND_NONE,
+	CPC_BIND_CURLWP,
+	CPC_BIND_CPU,
+};
+
+/*
+ * A set.  The kernel group (cs_fds) may outlive a binding: cpc_unbind only
+ * disables it, so that binding the same set to the same target again just
+ * resets and enables it.  cs_open says the fds exist; cs_bound says the
+ * set is counting for the user.
+ */
+struct cpc_set {
+	struct cpc_set		*cs_next;
+	struct cpc_request	*cs_reqs;
+	int			 cs_nreqs;
+	int			 cs_nalloc;
+	int			 cs_open;
+	int			 cs_bound;
+	enum cpc_bindkind	 cs_kind;	/* target of the open group */
+	int			 cs_cpu;	/* CPC_BIND_CPU */
+	pid_t			 cs_tid;	/* CPC_BIND_CURLWP */
+	int			*cs_fds;	/* one per request */
+	uint64_t		 cs_tick0;	/* tick at bind */
+	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
+	void			*cs_rdbuf;	/* group read buffer */
+	size_t			 cs_rdlen;
+};
+
+struct cpc_buf {
+	struct cpc_buf	*cb_next;
+	int		 cb_nreqs;
+	int		 cb_scaled;
+	hrtime_t	 cb_hrtime;
+	uint64_t	 cb_tick;
+	uint64_t	*cb_vals;
+};
+
+/* backend.h's table. */
+struct cpc_backend;
+
+struct cpc {
+	pthread_mutex_t		 c_lock;	/* c_sets, c_bufs */
+	struct cpc_set		*c_sets;
+	struct cpc_buf		*c_bufs;
+	cpc_errhndlr_t		*c_errfn;
+	const struct cpc_backend *c_be;
+	uint_t			 c_npic;
+	int			 c_hwpmu;	/* kernel has a core PMU */
+	char			 c_cciname[CPC_MAX_IMPL_NAME];
+	char			 c_cpuref[CPC_MAX_CPUREF];
+};
+
+/* cpc.c */
+void	cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
+	    __attribute__((format(printf, 4, 5)));
+void	cpc_err_open(cpc_t *cpc, const char *fn, int err,
+	    const struct cpc_request *req, const char *target);
+int	cpc_set_owned(cpc_t *cpc, cpc_set_t *set);
+int	cpc_buf_owned(cpc_t *cpc, cpc_buf_t *buf);
+hrtime_t cpc_hrnow(void);
+uint64_t cpc_ticknow(void);
+
+/* events.c */
+int	cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
+	    struct cpc_event *ev);
+int	cpc_event_apply_attrs(cpc_t *cpc, const char *fn,
+	    struct cpc_request *req);
+const char *const *cpc_event_attr_names(void);
+int	cpc_hw_pmu_present(void);
+const char *cpc_tracefs_dir(void);
+
+/* set.c */
+void	cpc_set_free(cpc_set_t *set);
+
+/* bind.c */
+void	cpc_set_release(cpc_t *cpc, cpc_set_t *set);
+
+#endif /* CPC_IMPL_H */

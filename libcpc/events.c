@@ -1,0 +1,853 @@
+/*
+ * events.c - the event catalogue: from a name a user typed to a perf
+ * event.  Resolution order (the first match wins):
+ *
+ *	1. pmu/term=val,.../	a sysfs PMU event (msr/tsc/)
+ *	2. system:event		a tracepoint
+ *	3. generic names	perf's (cycles, task-clock, L1-dcache-...)
+ *				and the Solaris PAPI_* names
+ *	6. a raw code		0xc0, with umask/cmask/edge/inv/pc/anythr
+ *
+ * (Stages 4 and 5, the classic Solaris platform names and libpfm4's
+ * native names, come with the full catalogue.)
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/perf_event.h>
+#include <tracefs.h>
+
+#include "backend.h"
+
+#define SYSFS_PMUS	"/sys/bus/event_source/devices"
+#define TRACEFS_MAGIC_NR	0x74726163
+#define DEBUGFS_MAGIC_NR	0x64626720
+
+/* Events with no perf alias: software events and hardware events. */
+struct named_event {
+	const char	*ne_name;
+	uint32_t	 ne_type;
+	uint64_t	 ne_config;
+	unsigned	 ne_modes:1;	/* user/system flags apply */
+};
+
+#define HW(n, c)	{ n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, 1 }
+#define SW(n, c, m)	{ n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, m }
+
+/*
+ * perf's generic names.  Faults are taken in user or kernel mode, so the
+ * mode flags select them; clocks, switches and migrations happen in the
+ * kernel whatever the task was doing, so the flags do not apply (setting
+ * exclude_kernel would count nothing).
+ */
+static const struct named_event perf_events[] = {
+	HW("cycles", CPU_CYCLES),
+	HW("cpu-cycles", CPU_CYCLES),
+	HW("instructions", INSTRUCTIONS),
+	HW("cache-references", CACHE_REFERENCES),
+	HW("cache-misses", CACHE_MISSES),
+	HW("branch-instructions", BRANCH_INSTRUCTIONS),
+	HW("branches", BRANCH_INSTRUCTIONS),
+	HW("branch-misses", BRANCH_MISSES),
+	HW("bus-cycles", BUS_CYCLES),
+	HW("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HW("idle-cycles-frontend", STALLED_CYCLES_FRONTEND),
+	HW("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
+	HW("idle-cycles-backend", STALLED_CYCLES_BACKEND),
+	HW("ref-cycles", REF_CPU_CYCLES),
+	SW("cpu-clock", CPU_CLOCK, 0),
+	SW("task-clock", TASK_CLOCK, 0),
+	SW("page-faults", PAGE_FAULTS, 1),
+	SW("faults", PAGE_FAULTS, 1),
+	SW("minor-faults", PAGE_FAULTS_MIN, 1),
+	SW("major-faults", PAGE_FAULTS_MAJ, 1),
+	SW("context-switches", CONTEXT_SWITCHES, 0),
+	SW("cs", CONTEXT_SWITCHES, 0),
+	SW("cpu-migrations", CPU_MIGRATIONS, 0),
+	SW("migrations", CPU_MIGRATIONS, 0),
+	SW("alignment-faults", ALIGNMENT_FAULTS, 1),
+	SW("emulation-faults", EMULATION_FAULTS, 1),
+	SW("dummy", DUMMY, 0),
+};
+
+/* PERF_TYPE_HW_CACHE: cache-op[-result] names as perf spells them. */
+static const char *const cache_names[] = {
+	[PERF_COUNT_HW_CACHE_L1D] = "L1-dcache",
+	[PERF_COUNT_HW_CACHE_L1I] = "L1-icache",
+	[PERF_COUNT_HW_CACHE_LL] = "LLC",
+	[PERF_COUNT_HW_CACHE_DTLB] = "dTLB",
+	[PERF_COUNT_HW_CACHE_ITLB] = "iTLB",
+	[PERF_COUNT_HW_CACHE_BPU] = "branch",
+	[PERF_COUNT_HW_CACHE_NODE] = "node",
+};
+static const char *const cache_ops[][2] = {	/* access, miss */
+	[PERF_COUNT_HW_CACHE_OP_READ] = { "loads", "load-misses" },
+	[PERF_COUNT_HW_CACHE_OP_WRITE] = { "stores", "store-misses" },
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = { "prefetches",
+	    "prefetch-misses" },
+};
+#define NCACHE	(sizeof(cache_names) / sizeof(*cache_names))
+#define NOPS	(sizeof(cache_ops) / sizeof(*cache_ops))
+
+/* The Solaris generic (PAPI) names with a faithful perf meaning. */
+struct papi_event {
+	const char	*pe_name;	/* after "PAPI_" */
+	const char	*pe_perf;	/* a perf generic name */
+};
+
+static const struct papi_event papi_events[] = {
+	{ "tot_cyc", "cycles" },
+	{ "tot_ins", "instructions" },
+	{ "ref_cyc", "ref-cycles" },
+	{ "br_ins", "branch-instructions" },
+	{ "br_msp", "branch-misses" },
+	{ "l1_dca", "L1-dcache-loads" },
+	{ "l1_dcr", "L1-dcache-loads" },
+	{ "l1_dcw", "L1-dcache-stores" },
+	{ "l1_dcm", "L1-dcache-load-misses" },
+	{ "l1_ldm", "L1-dcache-load-misses" },
+	{ "l1_stm", "L1-dcache-store-misses" },
+	{ "l1_ica", "L1-icache-loads" },
+	{ "l1_icr", "L1-icache-loads" },
+	{ "l1_icm", "L1-icache-load-misses" },
+	{ "l3_tca", "cache-references" },
+	{ "l3_tcm", "cache-misses" },
+	{ "l3_ldm", "LLC-load-misses" },
+	{ "l3_stm", "LLC-store-misses" },
+	{ "tlb_dm", "dTLB-load-misses" },
+	{ "tlb_im", "iTLB-load-misses" },
+	{ "stl_icy", "stalled-cycles-frontend" },
+	{ "res_stl", "stalled-cycles-backend" },
+};
+
+/* Attributes of raw codes: x86 event-select fields. */
+struct raw_attr {
+	const char	*ra_name;
+	uint64_t	 ra_max;
+	int		 ra_shift;
+};
+
+static const struct raw_attr raw_attrs[] = {
+	{ "umask", 0xff, 8 },
+	{ "edge", 1, 18 },
+	{ "pc", 1, 19 },
+	{ "anythr", 1, 21 },
+	{ "inv", 1, 23 },
+	{ "cmask", 0xff, 24 },
+};
+#define NRAWATTR	(sizeof(raw_attrs) / sizeof(*raw_attrs))
+
+static const char *const attr_names[] = {
+	"umask", "cmask", "edge", "inv", "pc", "anythr", NULL
+};
+
+const char *const *
+cpc_event_attr_names(void)
+{
+	return attr_names;
+}
+
+/* The kernel has a core PMU for the CPU (not just software events). */
+int
+cpc_hw_pmu_present(void)
+{
+	static const char *const fixed[] = { "cpu", "cpu_core", "cpu_atom" };
+	char path[256];
+	struct dirent *d;
+	DIR *dir;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
+		snprintf(path, sizeof(path), SYSFS_PMUS "/%s", fixed[i]);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	if ((dir = opendir(SYSFS_PMUS)) == NULL)
+		return 0;
+	while (!found && (d = readdir(dir)) != NULL)
+		found = strncmp(d->d_name, "armv8_", 6) == 0 ||
+		    strncmp(d->d_name, "armv7_", 6) == 0 ||
+		    strncmp(d->d_name, "arm_cortex", 10) == 0;
+	closedir(dir);
+	return found;
+}
+
+/*
+ * The tracefs mount point, or NULL (errno ENOENT) when tracefs is not
+ * mounted.  Checked with statfs so that an empty directory is not taken
+ * for a mount.
+ */
+const char *
+cpc_tracefs_dir(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	struct statfs sf;
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (statfs(dirs[i], &sf) == 0 &&
+		    (unsigned long)sf.f_type == TRACEFS_MAGIC_NR)
+			return dirs[i];
+	errno = ENOENT;
+	return NULL;
+}
+
+/* Edit distance with adjacent transpositions, for suggestions. */
+static int
+distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int d[CPC_MAX_ATTR_LEN * 3][CPC_MAX_ATTR_LEN * 3];
+
+	if (la >= sizeof(d) / sizeof(*d) || lb >= sizeof(d) / sizeof(*d))
+		return 1000;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			int c = tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]);
+			int v = d[i - 1][j] + 1;
+
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + c < v)
+				v = d[i - 1][j - 1] + c;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/* The best few close names, collected into a "did you mean" text. */
+struct suggest {
+	const char	*sg_want;
+	char		 sg_best[3][CPC_MAX_EVENT_LEN];
+	int		 sg_dist[3];
+	int		 sg_n;
+};
+
+static void
+suggest_init(struct suggest *sg, const char *want)
+{
+	memset(sg, 0, sizeof(*sg));
+	sg->sg_want = want;
+}
+
+static void
+suggest_offer(struct suggest *sg, const char *prefix, const char *name)
+{
+	char full[CPC_MAX_EVENT_LEN];
+	int d, i, max;
+
+	snprintf(full, sizeof(full), "%s%s", prefix, name);
+	d = distance(sg->sg_want, full);
+	max = (int)strlen(sg->sg_want) / 3 + 1;
+	if (d > max || d == 0)
+		return;
+	for (i = 0; i < sg->sg_n; i++)
+		if (strcmp(sg->sg_best[i], full) == 0)
+			return;
+	if (sg->sg_n == 3 && d >= sg->sg_dist[2])
+		return;
+	for (i = sg->sg_n < 3 ? sg->sg_n++ : 2; i > 0 &&
+	    sg->sg_dist[i - 1] > d; i--) {
+		memcpy(sg->sg_best[i], sg->sg_best[i - 1], sizeof(full));
+		sg->sg_dist[i] = sg->sg_dist[i - 1];
+	}
+	memcpy(sg->sg_best[i], full, sizeof(full));
+	sg->sg_dist[i] = d;
+}
+
+static void
+suggest_text(const struct suggest *sg, char *buf, size_t len)
+{
+	int i;
+	size_t n;
+
+	buf[0] = '\0';
+	if (sg->sg_n == 0)
+		return;
+	snprintf(buf, len, "; did you mean ");
+	for (i = 0; i < sg->sg_n; i++) {
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "%s'%s'", i == 0 ? "" :
+		    i == sg->sg_n - 1 ? " or " : ", ", sg->sg_best[i]);
+	}
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "?");
+}
+
+static void
+offer_generic(struct suggest *sg)
+{
+	size_t i, c, o;
+	char name[64];
+
+	for (i = 0; i < sizeof(perf_events) / sizeof(*perf_events); i++)
+		suggest_offer(sg, "", perf_events[i].ne_name);
+	for (i = 0; i < sizeof(papi_events) / sizeof(*papi_events); i++)
+		suggest_offer(sg, "PAPI_", papi_events[i].pe_name);
+	for (c = 0; c < NCACHE; c++)
+		for (o = 0; o < NOPS; o++) {
+			snprintf(name, sizeof(name), "%s-%s", cache_names[c],
+			    cache_ops[o][0]);
+			suggest_offer(sg, "", name);
+			snprintf(name, sizeof(name), "%s-%s", cache_names[c],
+			    cache_ops[o][1]);
+			suggest_offer(sg, "", name);
+		}
+}
+
+/* ---- stage 3: generic names ---- */
+
+static int
+lookup_perf(const char *name, struct cpc_event *ev)
+{
+	size_t i, c, o;
+	int r;
+	char buf[64];
+
+	for (i = 0; i < sizeof(perf_events) / sizeof(*perf_events); i++)
+		if (strcmp(name, perf_events[i].ne_name) == 0) {
+			const struct named_event *ne = &perf_events[i];
+
+			ev->ev_type = ne->ne_type;
+			ev->ev_config = ne->ne_config;
+			ev->ev_modes = ne->ne_modes;
+			ev->ev_hw = ne->ne_type == PERF_TYPE_HARDWARE;
+			ev->ev_kind = ev->ev_hw ? EVK_HARDWARE : EVK_SOFTWARE;
+			return 0;
+		}
+	for (c = 0; c < NCACHE; c++)
+		for (o = 0; o < NOPS; o++)
+			for (r = 0; r < 2; r++) {
+				snprintf(buf, sizeof(buf), "%s-%s",
+				    cache_names[c], cache_ops[o][r]);
+				if (strcmp(name, buf) != 0)
+					continue;
+				ev->ev_kind = EVK_HWCACHE;
+				ev->ev_type = PERF_TYPE_HW_CACHE;
+				ev->ev_config = c | o << 8 |
+				    (uint64_t)(r ? PERF_COUNT_HW_CACHE_RESULT_MISS :
+				    PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+				ev->ev_modes = 1;
+				ev->ev_hw = 1;
+				return 0;
+			}
+	return -1;
+}
+
+static int
+lookup_generic(const char *name, struct cpc_event *ev)
+{
+	size_t i;
+
+	if (strncasecmp(name, "PAPI_", 5) == 0) {
+		for (i = 0; i < sizeof(papi_events) / sizeof(*papi_events); i++)
+			if (strcasecmp(name + 5, papi_events[i].pe_name) == 0)
+				return lookup_perf(papi_events[i].pe_perf, ev);
+		return -1;
+	}
+	return lookup_perf(name, ev);
+}
+
+/* ---- stage 1: sysfs PMU events, pmu/term=val,.../ ---- */
+
+static int
+read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * Put val into the bit ranges of a format such as "config:0-7,32-35" or
+ * "config1:3" (low bits of val first).
+ */
+static int
+apply_format(const char *fmt, uint64_t val, struct cpc_event *ev)
+{
+	uint64_t *field;
+	const char *p;
+	char *end;
+	int used = 0;
+
+	if (strncmp(fmt, "config2:", 8) == 0) {
+		field = &ev->ev_config2;
+		p = fmt + 8;
+	} else if (strncmp(fmt, "config1:", 8) == 0) {
+		field = &ev->ev_config1;
+		p = fmt + 8;
+	} else if (strncmp(fmt, "config:", 7) == 0) {
+		field = &ev->ev_config;
+		p = fmt + 7;
+	} else
+		return -1;
+	while (*p != '\0') {
+		long lo = strtol(p, &end, 10), hi = lo;
+		int b;
+
+		if (end == p || lo < 0 || lo > 63)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi > 63)
+				return -1;
+			p = end;
+		}
+		for (b = (int)lo; b <= hi; b++, used++)
+			if (val >> used & 1)
+				*field |= 1ULL << b;
+			else
+				*field &= ~(1ULL << b);
+		if (*p == ',')
+			p++;
+		else if (*p != '\0')
+			return -1;
+	}
+	if (used < 64 && (val >> used) != 0)
+		return -2;		/* value wider than the field */
+	return 0;
+}
+
+/* Apply one "term[=val]" of a PMU event; terms may name sysfs events. */
+static int
+pmu_term(cpc_t *cpc, const char *fn, const char *pmu, const char *term,
+    int depth, struct cpc_event *ev);
+
+static int
+pmu_terms(cpc_t *cpc, const char *fn, const char *pmu, const char *terms,
+    int depth, struct cpc_event *ev)
+{
+	char *copy, *tok, *save = NULL;
+	int rc = 0;
+
+	if ((copy = strdup(terms)) == NULL)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
+	    tok = strtok_r(NULL, ",", &save))
+		rc = pmu_term(cpc, fn, pmu, tok, depth, ev);
+	free(copy);
+	return rc;
+}
+
+static int
+pmu_term(cpc_t *cpc, const char *fn, const char *pmu, const char *term,
+    int depth, struct cpc_event *ev)
+{
+	char path[512], fmt[256], name[128], *eq, *end;
+	uint64_t val = 1;
+	int rc;
+
+	snprintf(name, sizeof(name), "%s", term);
+	if ((eq = strchr(name, '=')) != NULL) {
+		*eq++ = '\0';
+		errno = 0;
+		val = strtoull(eq, &end, 0);
+		if (*eq == '\0' || *end != '\0' || errno != 0) {
+			cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE,
+			    "invalid value '%s' for term '%s' of PMU '%s'",
+			    eq, name, pmu);
+			return -1;
+		}
+	}
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/format/%s", pmu, name);
+	if (read_small(path, fmt, sizeof(fmt)) == 0) {
+		if ((rc = apply_format(fmt, val, ev)) == 0)
+			return 0;
+		if (rc == -2)
+			cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "value "
+			    "%s of term '%s' does not fit PMU '%s' (%s)",
+			    eq != NULL ? eq : "1", name, pmu, fmt);
+		else
+			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "cannot use "
+			    "format '%s' of term '%s' of PMU '%s'", fmt, name,
+			    pmu);
+		return -1;
+	}
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/events/%s", pmu, name);
+	if (eq == NULL && depth == 0 &&
+	    read_small(path, fmt, sizeof(fmt)) == 0)
+		return pmu_terms(cpc, fn, pmu, fmt, depth + 1, ev);
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "PMU '%s' has no event or "
+	    "format term '%s' (see " SYSFS_PMUS "/%s/events and format)",
+	    pmu, name, pmu);
+	return -1;
+}
+
+static int
+lookup_pmu(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	char pmu[128], path[256], buf[64], *slash, *end;
+	const char *terms;
+	size_t len = strlen(name);
+	unsigned long type;
+
+	slash = strchr(name, '/');
+	if ((size_t)(slash - name) >= sizeof(pmu) || len < 3 ||
+	    name[len - 1] != '/') {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "bad PMU event syntax "
+		    "'%s' (expected pmu/term=value,.../)", name);
+		return -1;
+	}
+	memcpy(pmu, name, slash - name);
+	pmu[slash - name] = '\0';
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", pmu);
+	if (pmu[0] == '\0' || strchr(pmu, '.') != NULL ||
+	    read_small(path, buf, sizeof(buf)) != 0) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown PMU '%s' in '%s' "
+		    "(the PMUs are in " SYSFS_PMUS ")", pmu, name);
+		return -1;
+	}
+	type = strtoul(buf, &end, 10);
+	memset(ev, 0, sizeof(*ev));
+	ev->ev_kind = EVK_PMU;
+	ev->ev_type = (uint32_t)type;
+	/* The core PMU honours user/kernel filtering; others may refuse it. */
+	ev->ev_hw = strcmp(pmu, "cpu") == 0 || strncmp(pmu, "cpu_", 4) == 0 ||
+	    strncmp(pmu, "armv", 4) == 0;
+	ev->ev_modes = ev->ev_hw;
+	terms = slash + 1;
+	{
+		char inner[CPC_MAX_EVENT_LEN];
+
+		snprintf(inner, sizeof(inner), "%.*s",
+		    (int)(name + len - 1 - terms), terms);
+		if (inner[0] == '\0') {
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' names no "
+			    "event of PMU '%s'", name, pmu);
+			return -1;
+		}
+		return pmu_terms(cpc, fn, pmu, inner, 0, ev);
+	}
+}
+
+/* ---- stage 2: tracepoints, system:event ---- */
+
+static void
+offer_tracepoints(const char *dir, const char *sys, struct suggest *sg)
+{
+	char **list, **p;
+
+	if (sys == NULL) {
+		if ((list = tracefs_event_systems(dir)) == NULL)
+			return;
+		for (p = list; *p != NULL; p++)
+			suggest_offer(sg, "", *p);
+	} else {
+		char prefix[300];
+
+		if ((list = tracefs_system_events(dir, sys)) == NULL)
+			return;
+		snprintf(prefix, sizeof(prefix), "%s:", sys);
+		for (p = list; *p != NULL; p++)
+			suggest_offer(sg, prefix, *p);
+	}
+	tracefs_list_free(list);
+}
+
+static int
+lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	char sys[256], path[768], buf[32], hint[3 * CPC_MAX_EVENT_LEN + 64];
+	const char *colon = strchr(name, ':'), *evn = colon + 1, *dir;
+	struct suggest sg;
+	struct stat st;
+	char *end;
+
+	if ((size_t)(colon - name) >= sizeof(sys))
+		return -1;
+	memcpy(sys, name, colon - name);
+	sys[colon - name] = '\0';
+	if ((dir = cpc_tracefs_dir()) == NULL) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
+		    "tracepoint '%s': tracefs is not mounted (as root: "
+		    "mount -t tracefs nodev /sys/kernel/tracing)", name);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
+	if (stat(path, &st) != 0) {
+		if (errno == EACCES) {
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
+			    "tracepoint '%s': %s: %s (tracepoints need root)",
+			    name, path, strerror(errno));
+			return -1;
+		}
+		suggest_init(&sg, sys);
+		offer_tracepoints(dir, NULL, &sg);
+		suggest_text(&sg, hint, sizeof(hint));
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s': no "
+		    "tracepoint system '%s'%s", name, sys, hint);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, evn);
+	if (evn[0] == '\0' || strchr(evn, '/') != NULL ||
+	    read_small(path, buf, sizeof(buf)) != 0) {
+		if (errno == EACCES) {
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
+			    "tracepoint '%s': %s: %s (tracepoints need root)",
+			    name, path, strerror(errno));
+			return -1;
+		}
+		suggest_init(&sg, name);
+		offer_tracepoints(dir, sys, &sg);
+		suggest_text(&sg, hint, sizeof(hint));
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s': "
+		    "system '%s' has no tracepoint '%s'%s", name, sys, evn,
+		    hint);
+		return -1;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->ev_kind = EVK_TRACEPOINT;
+	ev->ev_type = PERF_TYPE_TRACEPOINT;
+	ev->ev_config = strtoull(buf, &end, 10);
+	return 0;
+}
+
+/* ---- stage 6: raw codes ---- */
+
+static int
+lookup_raw(const char *name, struct cpc_event *ev)
+{
+	char *end;
+	uint64_t code;
+
+	if (!isdigit((unsigned char)name[0]))
+		return -1;
+	errno = 0;
+	code = strtoull(name, &end, 0);
+	if (*end != '\0' || errno != 0)
+		return -1;
+	memset(ev, 0, sizeof(*ev));
+	ev->ev_kind = EVK_RAW;
+	ev->ev_type = PERF_TYPE_RAW;
+	ev->ev_config = code;
+	ev->ev_hw = 1;
+	ev->ev_modes = 1;
+	ev->ev_attrs = 1;
+	return 0;
+}
+
+static void
+no_pmu_error(cpc_t *cpc, const char *fn, const char *name)
+{
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot count '%s': no hardware "
+	    "PMU (virtual machine without a virtual PMU?); software events "
+	    "and tracepoints can be counted instead, such as cpu-clock, "
+	    "task-clock, context-switches, page-faults or "
+	    "sched:sched_switch", name);
+}
+
+/*
+ * Resolve name into ev, or report through the handler and return -1.
+ */
+int
+cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	char hint[3 * CPC_MAX_EVENT_LEN + 64];
+	struct suggest sg;
+
+	memset(ev, 0, sizeof(*ev));
+	if (name[0] == '\0') {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "empty event name");
+		return -1;
+	}
+	if (strchr(name, '/') != NULL)
+		return lookup_pmu(cpc, fn, name, ev);
+	if (strchr(name, ':') != NULL)
+		return lookup_tracepoint(cpc, fn, name, ev);
+	if (lookup_generic(name, ev) == 0 || lookup_raw(name, ev) == 0) {
+		if (ev->ev_hw && !cpc->c_hwpmu) {
+			no_pmu_error(cpc, fn, name);
+			return -1;
+		}
+		return 0;
+	}
+	suggest_init(&sg, name);
+	offer_generic(&sg);
+	suggest_text(&sg, hint, sizeof(hint));
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s'%s", name,
+	    hint);
+	return -1;
+}
+
+/*
+ * Check a request's attributes against its event and fold them into the
+ * event's encoding.  "picnum" pins a request to a slot.
+ */
+int
+cpc_event_apply_attrs(cpc_t *cpc, const char *fn, struct cpc_request *req)
+{
+	uint_t i;
+	size_t k;
+
+	for (i = 0; i < req->cr_nattrs; i++) {
+		const cpc_attr_t *a = &req->cr_attrs[i];
+
+		if (strcmp(a->ca_name, "picnum") == 0) {
+			if (a->ca_val >= cpc->c_npic) {
+				cpc_err(cpc, fn, CPC_INVALID_PICNUM, "counter "
+				    "number %llu out of range (0-%u)",
+				    (unsigned long long)a->ca_val,
+				    cpc->c_npic - 1);
+				return -1;
+			}
+			req->cr_picnum = (int)a->ca_val;
+			continue;
+		}
+		for (k = 0; k < NRAWATTR; k++)
+			if (strcmp(a->ca_name, raw_attrs[k].ra_name) == 0)
+				break;
+		if (k == NRAWATTR) {
+			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "unknown "
+			    "attribute '%s' (known: umask cmask edge inv pc "
+			    "anythr)", a->ca_name);
+			return -1;
+		}
+		if (!req->cr_ev.ev_attrs) {
+			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "attribute "
+			    "'%s' applies only to raw event codes, not to "
+			    "'%s'", a->ca_name, req->cr_event);
+			return -1;
+		}
+		if (a->ca_val > raw_attrs[k].ra_max) {
+			cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE,
+			    "attribute '%s' value %#llx out of range "
+			    "(0-%#llx)", a->ca_name,
+			    (unsigned long long)a->ca_val,
+			    (unsigned long long)raw_attrs[k].ra_max);
+			return -1;
+		}
+		req->cr_ev.ev_config &= ~(raw_attrs[k].ra_max <<
+		    raw_attrs[k].ra_shift);
+		req->cr_ev.ev_config |= a->ca_val << raw_attrs[k].ra_shift;
+	}
+	return 0;
+}
+
+/* ---- walkers ---- */
+
+CPC_EXPORT void
+cpc_walk_generic_events_all(cpc_t *cpc, void *arg,
+    void (*fn)(void *arg, const char *event))
+{
+	struct cpc_event ev;
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(papi_events) / sizeof(*papi_events); i++) {
+		if (lookup_perf(papi_events[i].pe_perf, &ev) != 0 ||
+		    (ev.ev_hw && !cpc->c_hwpmu))
+			continue;
+		snprintf(name, sizeof(name), "PAPI_%s", papi_events[i].pe_name);
+		fn(arg, name);
+	}
+}
+
+struct pic_walk {
+	uint_t	  pw_pic;
+	void	 *pw_arg;
+	void	(*pw_fn)(void *, uint_t, const char *);
+};
+
+static void
+pic_adapter(void *arg, const char *event)
+{
+	struct pic_walk *pw = arg;
+
+	pw->pw_fn(pw->pw_arg, pw->pw_pic, event);
+}
+
+CPC_EXPORT void
+cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
+    void (*fn)(void *arg, uint_t picno, const char *event))
+{
+	struct pic_walk pw = { picno, arg, fn };
+
+	if (picno >= cpc->c_npic) {
+		errno = EINVAL;
+		return;
+	}
+	cpc_walk_generic_events_all(cpc, &pw, pic_adapter);
+}
+
+/* Platform events: perf's generic names this machine can count. */
+CPC_EXPORT void
+cpc_walk_events_all(cpc_t *cpc, void *arg,
+    void (*fn)(void *arg, const char *event))
+{
+	char name[64];
+	size_t i, c, o;
+	int r;
+
+	for (i = 0; i < sizeof(perf_events) / sizeof(*perf_events); i++)
+		if (perf_events[i].ne_type != PERF_TYPE_HARDWARE ||
+		    cpc->c_hwpmu)
+			fn(arg, perf_events[i].ne_name);
+	if (!cpc->c_hwpmu)
+		return;
+	for (c = 0; c < NCACHE; c++)
+		for (o = 0; o < NOPS; o++)
+			for (r = 0; r < 2; r++) {
+				snprintf(name, sizeof(name), "%s-%s",
+				    cache_names[c], cache_ops[o][r]);
+				fn(arg, name);
+			}
+}
+
+CPC_EXPORT void
+cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
+    void (*fn)(void *arg, uint_t picno, const char *event))
+{
+	struct pic_walk pw = { picno, arg, fn };
+
+	if (picno >= cpc->c_npic) {
+		errno = EINVAL;
+		return;
+	}
+	cpc_walk_events_all(cpc, &pw, pic_adapter);
+}
+
+CPC_EXPORT void
+cpc_walk_attrs(cpc_t *cpc, void *arg, void (*fn)(void *arg, const char *attr))
+{
+	size_t i;
+
+	(void)cpc;
+	for (i = 0; attr_names[i] != NULL; i++)
+		fn(arg, attr_names[i]);
+	fn(arg, "picnum");
+}

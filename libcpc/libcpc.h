@@ -1,0 +1,170 @@
+/*
+ * libcpc.h - CPU performance counter library (Solaris libcpc v2 API) for
+ * Linux perf_event.
+ *
+ * The handles are opaque.  Every function that can fail returns -1 (or
+ * NULL) with errno set, and reports a one-line message through the
+ * handle's error handler (see cpc_seterrhndlr).  The library never exits
+ * and never prints except through that handler.
+ */
+#ifndef LIBCPC_H
+#define LIBCPC_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CPC_VER_NONE		0
+#define CPC_VER_CURRENT		2
+
+/* Request flags (cpc_set_add_request). */
+#define CPC_OVF_NOTIFY_EMT	0x1
+#define CPC_COUNT_USER		0x2
+#define CPC_COUNT_SYSTEM	0x4
+#define CPC_COUNT_HV		0x8
+
+/* Bind flags. */
+#define CPC_BIND_LWP_INHERIT	0x1
+#define CPC_BIND_EMT_OVF	0x2
+
+/* Capabilities (cpc_caps). */
+#define CPC_CAP_OVERFLOW_INTERRUPT	0x1
+#define CPC_CAP_OVERFLOW_PRECISE	0x2
+
+#define CPC_MAX_EVENT_LEN	512
+#define CPC_MAX_ATTR_LEN	32
+#define CPC_MAX_IMPL_NAME	512
+#define CPC_MAX_CPUREF		1024
+
+/* Error subcodes passed to the error handler. */
+#define CPC_INVALID_EVENT		1
+#define CPC_INVALID_PICNUM		2
+#define CPC_INVALID_ATTRIBUTE		3
+#define CPC_ATTRIBUTE_OUT_OF_RANGE	4
+#define CPC_RESOURCE_UNAVAIL		5
+#define CPC_PIC_NOT_CAPABLE		6
+#define CPC_REQ_INVALID_FLAGS		7
+#define CPC_CONFLICTING_REQS		8
+#define CPC_ATTR_REQUIRES_PRIVILEGE	9
+#define CPC_PBIND_FAILED		10
+#define CPC_HV_NO_ACCESS		11
+
+#ifndef _UINT_T_DEFINED
+#define _UINT_T_DEFINED
+typedef unsigned int uint_t;
+#endif
+typedef int64_t hrtime_t;
+typedef int processorid_t;
+
+typedef struct cpc cpc_t;
+typedef struct cpc_set cpc_set_t;
+typedef struct cpc_buf cpc_buf_t;
+
+typedef struct {
+	char		*ca_name;
+	uint64_t	 ca_val;
+} cpc_attr_t;
+
+/*
+ * Error handler: fn is the libcpc function that failed, subcode one of
+ * the CPC_* subcodes above or -1 for a plain errno failure, fmt/ap the
+ * message (no trailing newline).  errno is preserved across the call.
+ */
+typedef void (cpc_errhndlr_t)(const char *fn, int subcode, const char *fmt,
+    va_list ap);
+
+/* Handle.  cpc_open(CPC_VER_CURRENT) or NULL with errno. */
+cpc_t		*cpc_open(int ver);
+/* Unbinds and destroys every set and buffer of the handle; always 0. */
+int		 cpc_close(cpc_t *cpc);
+/* Request slots ("pics") a set offers. */
+uint_t		 cpc_npic(cpc_t *cpc);
+uint_t		 cpc_caps(cpc_t *cpc);
+/* Name of the counter interface and backend in use. */
+const char	*cpc_cciname(cpc_t *cpc);
+/* The document to read about this CPU's events. */
+const char	*cpc_cpuref(cpc_t *cpc);
+/* Install a handler; NULL restores the default (libcpc: fn: msg). */
+int		 cpc_seterrhndlr(cpc_t *cpc, cpc_errhndlr_t *fn);
+
+/* Catalogue walkers. */
+void	cpc_walk_events_all(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *event));
+void	cpc_walk_generic_events_all(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *event));
+void	cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
+	    void (*fn)(void *arg, uint_t picno, const char *event));
+void	cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
+	    void (*fn)(void *arg, uint_t picno, const char *event));
+/* Attribute names accepted by requests, then "picnum". */
+void	cpc_walk_attrs(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *attr));
+
+/* Sets and requests. */
+cpc_set_t	*cpc_set_create(cpc_t *cpc);
+/* Unbinds if bound and frees; EINVAL for a foreign set. */
+int		 cpc_set_destroy(cpc_t *cpc, cpc_set_t *set);
+/* Returns the new request's index or -1 (unknown event, bad attribute). */
+int		 cpc_set_add_request(cpc_t *cpc, cpc_set_t *set,
+		    const char *event, uint64_t preset, uint_t flags,
+		    uint_t nattrs, const cpc_attr_t *attrs);
+/* One call per request, most recently added first. */
+void		 cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
+		    void (*fn)(void *arg, int index, const char *event,
+		    uint64_t preset, uint_t flags, int nattrs,
+		    const cpc_attr_t *attrs));
+
+/* Buffers: one 64-bit value per request, a timestamp and a tick. */
+cpc_buf_t	*cpc_buf_create(cpc_t *cpc, cpc_set_t *set);
+int		 cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf);
+int		 cpc_buf_get(cpc_t *cpc, cpc_buf_t *buf, int index,
+		    uint64_t *val);
+int		 cpc_buf_set(cpc_t *cpc, cpc_buf_t *buf, int index,
+		    uint64_t val);
+/* CLOCK_MONOTONIC nanoseconds of the sample, 0 when never sampled. */
+hrtime_t	 cpc_buf_hrtime(cpc_t *cpc, cpc_buf_t *buf);
+/* Cycle-counter (TSC) ticks elapsed while the set was bound. */
+uint64_t	 cpc_buf_tick(cpc_t *cpc, cpc_buf_t *buf);
+/* ds = a - b (modulo 2^64), tick likewise, hrtime = max. */
+void		 cpc_buf_sub(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a,
+		    cpc_buf_t *b);
+void		 cpc_buf_add(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a,
+		    cpc_buf_t *b);
+void		 cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src);
+void		 cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf);
+
+/* Binding. */
+int	cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags);
+/*
+ * Count on one CPU for every process.  The calling thread is bound to that
+ * CPU until cpc_unbind, so samples are read locally.
+ */
+int	cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set,
+	    uint_t flags);
+/*
+ * Stop counting.  The kernel counters are kept, disabled, so that binding
+ * the same set to the same target again is cheap (tracepoints cost tens of
+ * milliseconds to close); cpc_set_destroy releases them.
+ */
+int	cpc_unbind(cpc_t *cpc, cpc_set_t *set);
+/* Snapshot a bound set: every request from one consistent group read. */
+int	cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf);
+
+/*
+ * Linux extensions.
+ * cpc_buf_scaled: 1 if the kernel time-shared the set's counters for part
+ * of the sample (the values were scaled by enabled/running time).
+ */
+int	cpc_buf_scaled(cpc_t *cpc, cpc_buf_t *buf);
+/* 1 if the kernel has a hardware PMU for the CPU. */
+int	cpc_have_hw_pmu(cpc_t *cpc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBCPC_H */

@@ -1,0 +1,162 @@
+/*
+ * set.c - sets and their requests.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+CPC_EXPORT cpc_set_t *
+cpc_set_create(cpc_t *cpc)
+{
+	struct cpc_set *set;
+
+	if ((set = calloc(1, sizeof(*set))) == NULL)
+		return NULL;
+	set->cs_kind = CPC_BIND_NONE;
+	pthread_mutex_lock(&cpc->c_lock);
+	set->cs_next = cpc->c_sets;
+	cpc->c_sets = set;
+	pthread_mutex_unlock(&cpc->c_lock);
+	return set;
+}
+
+static void
+request_free(struct cpc_request *r)
+{
+	uint_t i;
+
+	for (i = 0; i < r->cr_nattrs; i++)
+		free(r->cr_attrs[i].ca_name);
+	free(r->cr_attrs);
+	free(r->cr_event);
+}
+
+void
+cpc_set_free(cpc_set_t *set)
+{
+	int i;
+
+	for (i = 0; i < set->cs_nreqs; i++)
+		request_free(&set->cs_reqs[i]);
+	free(set->cs_reqs);
+	free(set->cs_fds);
+	free(set->cs_rdbuf);
+	free(set);
+}
+
+CPC_EXPORT int
+cpc_set_destroy(cpc_t *cpc, cpc_set_t *set)
+{
+	struct cpc_set **pp;
+	int found;
+
+	if (set == NULL)
+		return 0;
+	pthread_mutex_lock(&cpc->c_lock);
+	for (pp = &cpc->c_sets; *pp != NULL && *pp != set;
+	    pp = &(*pp)->cs_next)
+		;
+	if ((found = *pp != NULL))
+		*pp = set->cs_next;
+	pthread_mutex_unlock(&cpc->c_lock);
+	if (!found) {
+		errno = EINVAL;
+		return -1;
+	}
+	cpc_set_release(cpc, set);
+	cpc_set_free(set);
+	return 0;
+}
+
+static int
+copy_attrs(struct cpc_request *r, uint_t nattrs, const cpc_attr_t *attrs)
+{
+	uint_t i;
+
+	if (nattrs == 0)
+		return 0;
+	if ((r->cr_attrs = calloc(nattrs, sizeof(*attrs))) == NULL)
+		return -1;
+	for (i = 0; i < nattrs; i++) {
+		r->cr_attrs[i].ca_name = strndup(attrs[i].ca_name,
+		    CPC_MAX_ATTR_LEN);
+		if (r->cr_attrs[i].ca_name == NULL)
+			return -1;
+		r->cr_attrs[i].ca_val = attrs[i].ca_val;
+		r->cr_nattrs = i + 1;
+	}
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
+    uint64_t preset, uint_t flags, uint_t nattrs, const cpc_attr_t *attrs)
+{
+	static const char fn[] = "cpc_set_add_request";
+	struct cpc_request r, *nr;
+
+	if (set == NULL || event == NULL || !cpc_set_owned(cpc, set) ||
+	    set->cs_bound || (nattrs > 0 && attrs == NULL)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if ((uint_t)set->cs_nreqs >= cpc->c_npic) {
+		errno = EINVAL;
+		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "a set holds at most "
+		    "%u requests here", cpc->c_npic);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.cr_preset = preset;
+	r.cr_flags = flags;
+	r.cr_picnum = -1;
+	if ((r.cr_event = strndup(event, CPC_MAX_EVENT_LEN)) == NULL ||
+	    copy_attrs(&r, nattrs, attrs) != 0)
+		goto out_nomem;
+	if (cpc_event_resolve(cpc, fn, r.cr_event, &r.cr_ev) != 0 ||
+	    cpc_event_apply_attrs(cpc, fn, &r) != 0)
+		goto out_inval;
+	if (set->cs_nreqs == set->cs_nalloc) {
+		int n = set->cs_nalloc ? set->cs_nalloc * 2 : 4;
+
+		nr = realloc(set->cs_reqs, n * sizeof(*nr));
+		if (nr == NULL)
+			goto out_nomem;
+		set->cs_reqs = nr;
+		set->cs_nalloc = n;
+	}
+	/* A new request invalidates a group kept open for re-binding. */
+	cpc_set_release(cpc, set);
+	set->cs_reqs[set->cs_nreqs] = r;
+	return set->cs_nreqs++;
+
+out_nomem:
+	request_free(&r);
+	errno = ENOMEM;
+	return -1;
+out_inval:
+	request_free(&r);
+	errno = EINVAL;
+	return -1;
+}
+
+CPC_EXPORT void
+cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
+    void (*fn)(void *arg, int index, const char *event, uint64_t preset,
+    uint_t flags, int nattrs, const cpc_attr_t *attrs))
+{
+	int i;
+
+	if (set == NULL || !cpc_set_owned(cpc, set))
+		return;
+	for (i = set->cs_nreqs - 1; i >= 0; i--) {
+		struct cpc_request *r = &set->cs_reqs[i];
+
+		fn(arg, i, r->cr_event, r->cr_preset, r->cr_flags,
+		    (int)r->cr_nattrs, r->cr_attrs);
+	}
+}
