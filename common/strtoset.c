@@ -168,8 +168,6 @@ parse_token(struct parse *p, char *tok)
 		val = eq + 1;
 	}
 	if (keyword(tok, "pic", &pic) && pic >= 0) {
-		if (eq != NULL)
-			*eq = '=';
 		if (check_pic(p, tok, pic) != 0)
 			return -1;
 		if (val == NULL || *val == '\0')
@@ -402,10 +400,13 @@ spec_build(cpc_t *cpc, const struct spec *sp)
 		errh_clear();
 		if (cpc_set_add_request(cpc, set, r->sr_event, 0, r->sr_flags,
 		    r->sr_nattrs + 1, attrs) < 0) {
+			int e = errno;
+
 			if (errh_last()[0] == '\0')
 				errh_set("cannot add '%s': %s", r->sr_event,
-				    strerror(errno));
+				    strerror(e));
 			cpc_set_destroy(cpc, set);
+			errno = e;
 			return NULL;
 		}
 	}

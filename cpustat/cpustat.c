@@ -89,6 +89,7 @@ add_spec(cpc_t *cpc, struct opts *o, const char *text)
 {
 	char msg[512];
 	struct spec *s;
+	cpc_set_t *set;
 
 	s = realloc(o->o_specs, (o->o_nspecs + 1) * sizeof(*s));
 	if (s == NULL)
@@ -97,6 +98,14 @@ add_spec(cpc_t *cpc, struct opts *o, const char *text)
 	if (spec_parse_cpc(cpc, text, &s[o->o_nspecs], msg, sizeof(msg)) != 0)
 		usage_error("-c '%s': %s", text, msg);
 	o->o_nspecs++;
+	/* Resolve the events once here, so a bad name is a usage error. */
+	if ((set = spec_build(cpc, &s[o->o_nspecs - 1])) == NULL) {
+		/* A wrong name is a usage error; a machine that cannot is not. */
+		if (errno != EINVAL)
+			errx(1, "-c '%s': %s", text, errh_last());
+		usage_error("-c '%s': %s", text, errh_last());
+	}
+	cpc_set_destroy(cpc, set);
 }
 
 static double
@@ -162,7 +171,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	int ch, help = 0, ntexts = 0, i;
 
 	o->o_interval = 5.0;
-	while ((ch = getopt_long(argc, argv, "c:DhnsT:tp:", longopts,
+	opterr = 0;
+	/* '+': options end at the first operand, so "1 -1" is a bad count. */
+	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -203,8 +214,14 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 		case 'V':
 			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
 			exit(0);
+		case ':':
+			usage_error("option '%s' needs an argument",
+			    argv[optind - 1]);
+			break;
 		default:
-			usage_error(NULL);
+			if (optopt != 0)
+				usage_error("invalid option '-%c'", optopt);
+			usage_error("invalid option '%s'", argv[optind - 1]);
 		}
 	}
 	if (help) {

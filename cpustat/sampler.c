@@ -605,6 +605,32 @@ init_clock(void)
 	g_walloff = (hrtime_t)rt.tv_sec * 1000000000 + rt.tv_nsec - g_base;
 }
 
+/*
+ * Can we count on this CPU at all?  Per-CPU permission is the same for
+ * every event and CPU, so one cheap software event on the first CPU
+ * turns a refusal into one message instead of one per CPU.
+ */
+static int
+preflight(cpc_t *cpc, int cpu)
+{
+	cpc_set_t *set;
+	int rc = -1;
+
+	if ((set = cpc_set_create(cpc)) == NULL)
+		return -1;
+	errh_clear();
+	if (cpc_set_add_request(cpc, set, "cpu-clock", 0, CPC_COUNT_USER, 0,
+	    NULL) >= 0 && cpc_bind_cpu(cpc, cpu, set, 0) == 0) {
+		(void)cpc_unbind(cpc, set);
+		rc = 0;
+	}
+	if (rc != 0)
+		warnx("%s", errh_last()[0] != '\0' ? errh_last() :
+		    strerror(errno));
+	cpc_set_destroy(cpc, set);
+	return rc;
+}
+
 int
 run(cpc_t *cpc, const struct opts *o)
 {
@@ -622,6 +648,12 @@ run(cpc_t *cpc, const struct opts *o)
 		g_rest = 0;
 	g_count = o->o_count * (o->o_period > 0 ? (unsigned)cycle : 1);
 	ncpu = list_cpus(&cpus);
+	if (ncpu == 0 || preflight(cpc, cpus[0].c_id) != 0) {
+		if (ncpu == 0)
+			warnx("no online CPU to measure");
+		free(cpus);
+		return 1;
+	}
 
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&g_sigs);

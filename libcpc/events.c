@@ -595,6 +595,7 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 		cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
 		    "tracepoint '%s': tracefs is not mounted (as root: "
 		    "mount -t tracefs nodev /sys/kernel/tracing)", name);
+		errno = ENOSYS;
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
@@ -603,6 +604,7 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
 			    "tracepoint '%s': %s: %s (tracepoints need root)",
 			    name, path, strerror(errno));
+			errno = EACCES;
 			return -1;
 		}
 		suggest_init(&sg, sys);
@@ -619,6 +621,7 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
 			    "tracepoint '%s': %s: %s (tracepoints need root)",
 			    name, path, strerror(errno));
+			errno = EACCES;
 			return -1;
 		}
 		suggest_init(&sg, name);
@@ -673,9 +676,28 @@ no_pmu_error(cpc_t *cpc, const char *fn, const char *name)
 /*
  * Resolve name into ev, or report through the handler and return -1.
  */
+static int
+resolve(cpc_t *cpc, const char *fn, const char *name, struct cpc_event *ev);
+
+/*
+ * errno on failure: EINVAL for a name that is wrong; ENOSYS when tracefs
+ * is missing, EACCES when it is not readable, ENOTSUP for a hardware event
+ * on a machine without a hardware PMU (the name is right, the machine
+ * cannot count it).
+ */
 int
 cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
     struct cpc_event *ev)
+{
+	if (resolve(cpc, fn, name, ev) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EACCES && errno != ENOTSUP)
+		errno = EINVAL;
+	return -1;
+}
+
+static int
+resolve(cpc_t *cpc, const char *fn, const char *name, struct cpc_event *ev)
 {
 	char hint[3 * CPC_MAX_EVENT_LEN + 64];
 	struct suggest sg;
@@ -692,6 +714,7 @@ cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
 	if (lookup_generic(name, ev) == 0 || lookup_raw(name, ev) == 0) {
 		if (ev->ev_hw && !cpc->c_hwpmu) {
 			no_pmu_error(cpc, fn, name);
+			errno = ENOTSUP;
 			return -1;
 		}
 		return 0;

@@ -98,6 +98,7 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 {
 	static const char fn[] = "cpc_set_add_request";
 	struct cpc_request r, *nr;
+	int e;
 
 	if (set == NULL || event == NULL || !cpc_set_owned(cpc, set) ||
 	    set->cs_bound || (nattrs > 0 && attrs == NULL)) {
@@ -117,8 +118,9 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 	if ((r.cr_event = strndup(event, CPC_MAX_EVENT_LEN)) == NULL ||
 	    copy_attrs(&r, nattrs, attrs) != 0)
 		goto out_nomem;
-	if (cpc_event_resolve(cpc, fn, r.cr_event, &r.cr_ev) != 0 ||
-	    cpc_event_apply_attrs(cpc, fn, &r) != 0)
+	if (cpc_event_resolve(cpc, fn, r.cr_event, &r.cr_ev) != 0)
+		goto out_resolve;
+	if (cpc_event_apply_attrs(cpc, fn, &r) != 0)
 		goto out_inval;
 	if (set->cs_nreqs == set->cs_nalloc) {
 		int n = set->cs_nalloc ? set->cs_nalloc * 2 : 4;
@@ -137,6 +139,11 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 out_nomem:
 	request_free(&r);
 	errno = ENOMEM;
+	return -1;
+out_resolve:
+	e = errno;
+	request_free(&r);
+	errno = e;
 	return -1;
 out_inval:
 	request_free(&r);
