@@ -333,9 +333,15 @@ rotate(struct cpu *c, unsigned long long k)
 		return 0;
 	(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
 	setgrp_next(c->c_grp);
-	/* A full cycle ends: the soaker rests with the counters (-p). */
-	if (g_rest > 0 && c->c_grp->sg_cur == 0)
+	/*
+	 * A full cycle ends: with -p nothing counts, and the soaker does not
+	 * spin, until the next interval starts.
+	 */
+	if (g_rest > 0 && c->c_grp->sg_cur == 0) {
 		soak_set(c, 0);
+		if (sleep_until(deadline(k + 1) - g_ival))
+			return -1;
+	}
 	if (bind_cur(c) != 0) {
 		fail(c, k);
 		return -1;
