@@ -64,10 +64,8 @@ print_usage(FILE *fp)
 	    "\t--soak --tsc --timestamp=u|d --debug --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
-	    "\tcount: number of samples (default: until interrupted)\n"
-	    "\n"
-	    "\tUse cputrack(1) to observe the performance of a single "
-	    "process.\n", out_tickname());
+	    "\tcount: number of samples (default: until interrupted)\n",
+	    out_tickname());
 }
 
 static void

@@ -132,13 +132,37 @@ perf_ioctl(cpc_set_t *set, unsigned long req)
 }
 
 static int
+perf_read_raw(cpc_set_t *set)
+{
+	ssize_t n = read(set->cs_fds[0], set->cs_rdbuf, set->cs_rdlen);
+	uint64_t *rb = set->cs_rdbuf;
+
+	if (n < 0)
+		return -1;
+	if ((size_t)n < 3 * sizeof(uint64_t) ||
+	    rb[0] != (uint64_t)set->cs_nreqs) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * RESET zeroes the counts but not the enabled/running times, so they are
+ * noted here: scaling uses the times since this bind.
+ */
+static int
 perf_start(cpc_t *cpc, cpc_set_t *set)
 {
+	uint64_t *rb = set->cs_rdbuf;
+
 	(void)cpc;
 	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
-	    perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
+	    perf_read_raw(set) != 0)
 		return -1;
-	return 0;
+	set->cs_ena0 = rb[1];
+	set->cs_run0 = rb[2];
+	return perf_ioctl(set, PERF_EVENT_IOC_ENABLE);
 }
 
 static int
@@ -152,21 +176,18 @@ static int
 perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 {
 	uint64_t *rb = set->cs_rdbuf, ena, run;
-	ssize_t n;
 	int i;
 
-	n = read(set->cs_fds[0], rb, set->cs_rdlen);
-	if (n < 0 || (size_t)n < 3 * sizeof(uint64_t) ||
-	    rb[0] != (uint64_t)set->cs_nreqs) {
-		int e = n < 0 ? errno : EIO;
+	if (perf_read_raw(set) != 0) {
+		int e = errno;
 
 		cpc_err(cpc, "cpc_set_sample", -1, "cannot read counters: %s",
 		    strerror(e));
 		errno = e;
 		return -1;
 	}
-	ena = rb[1];
-	run = rb[2];
+	ena = rb[1] - set->cs_ena0;
+	run = rb[2] - set->cs_run0;
 	*scaled = run < ena;
 	for (i = 0; i < set->cs_nreqs; i++) {
 		uint64_t v = rb[3 + 2 * i];

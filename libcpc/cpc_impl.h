@@ -72,6 +72,8 @@ struct cpc_set {
 	int			*cs_fds;	/* one per request */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
+	uint64_t		 cs_ena0;	/* enabled/running ns at */
+	uint64_t		 cs_run0;	/* the last bind */
 	void			*cs_rdbuf;	/* group read buffer */
 	size_t			 cs_rdlen;
 };
