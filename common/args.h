@@ -17,7 +17,7 @@ enum args_rc	args_seconds(const char *s, double lo, double hi,
 /* A decimal integer. */
 enum args_rc	args_ulong(const char *s, unsigned long long lo,
 		    unsigned long long hi, unsigned long long *out);
-/* "a number from LO to HI" text for messages, in seconds. */
+/* A short description of a failure: "not a number", "out of range". */
 const char	*args_rc_text(enum args_rc rc);
 
 #endif

@@ -137,10 +137,18 @@ place_event(struct parse *p, const char *tok, int pic, const char *ev)
 			if (p->p_events[i] != NULL)
 				top = i;
 		pic = top + 1;
-		if ((uint_t)pic >= p->p_npic)
+		if ((uint_t)pic >= p->p_npic) {
+			for (i = 0; i < top; i++)
+				if (p->p_events[i] == NULL)
+					return fail(p, "no counter after "
+					    "pic%d for '%s' (an event without "
+					    "picN= goes after the highest pic "
+					    "used; write pic%d=%s)", top, tok,
+					    i, tok);
 			return fail(p, "too many events at '%s': a set holds "
 			    "at most %u (pic0-pic%u)", tok, p->p_npic,
 			    p->p_npic - 1);
+		}
 	} else if (p->p_events[pic] != NULL)
 		return fail(p, "repeated 'pic%d' token", pic);
 	if ((p->p_events[pic] = strdup(ev)) == NULL)
