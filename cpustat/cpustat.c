@@ -55,7 +55,7 @@ print_usage(FILE *fp)
 	    "\t-s\t\trun a soaker thread per CPU while a set counts only\n"
 	    "\t\t\tsystem mode\n"
 	    "\t-t\t\tinclude the %s register\n"
-	    "\t-T d|u\t\tprint a date (d) or epoch seconds (u) line before\n"
+	    "\t-T u|d\t\tprint an epoch seconds (u) or date (d) line before\n"
 	    "\t\t\teach sample\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-h\t\tprint this text and the events this machine counts\n"
@@ -119,7 +119,8 @@ seconds_arg(const char *what, const char *arg, double lo, double hi)
 		    arg);
 		break;
 	case ARGS_RANGE:
-		usage_error("invalid %s '%s': must be from %g to %g seconds",
+		usage_error("invalid %s '%s': must be from %.10g to %.10g "
+		    "seconds",
 		    what, arg, lo, hi);
 		break;
 	}

@@ -280,14 +280,26 @@ cpu_online(int id)
 	return v;
 }
 
-/* Build and bind the CPU's sets afresh; -1 with errh_last(). */
+/*
+ * Build and bind the CPU's sets afresh (at start, and when the CPU comes
+ * back online: its old groups died with it), keeping the totals so far;
+ * -1 with errh_last().
+ */
 static int
 setup(struct cpu *c)
 {
-	setgrp_destroy(c->c_grp);
+	struct setgrp *old = c->c_grp;
+	int i;
+
 	c->c_grp = setgrp_create(g_cpc, g_opts->o_specs, g_opts->o_nspecs);
-	if (c->c_grp == NULL)
+	if (c->c_grp == NULL) {
+		c->c_grp = old;
 		return -1;
+	}
+	for (i = 0; old != NULL && i < old->sg_n; i++)
+		cpc_buf_add(g_cpc, c->c_grp->sg_elems[i].se_total,
+		    c->c_grp->sg_elems[i].se_total, old->sg_elems[i].se_total);
+	setgrp_destroy(old);
 	return bind_cur(c);
 }
 
@@ -325,19 +337,21 @@ wait_online(struct cpu *c, unsigned long long k)
 	return 0;
 }
 
-/* Rotate to the next set; -1 on failure (reported). */
+/*
+ * After sample k: rotate to the next set.  When a full cycle ends and -p
+ * asks for a rest, nothing counts (and the soaker does not spin) until the
+ * next interval starts.  -1 to end the thread (failure is reported).
+ */
 static int
 rotate(struct cpu *c, unsigned long long k)
 {
-	if (c->c_grp->sg_n < 2)
+	int rest = g_rest > 0 && (c->c_grp->sg_cur + 1) % c->c_grp->sg_n == 0;
+
+	if (c->c_grp->sg_n < 2 && !rest)
 		return 0;
 	(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
 	setgrp_next(c->c_grp);
-	/*
-	 * A full cycle ends: with -p nothing counts, and the soaker does not
-	 * spin, until the next interval starts.
-	 */
-	if (g_rest > 0 && c->c_grp->sg_cur == 0) {
+	if (rest) {
 		soak_set(c, 0);
 		if (sleep_until(deadline(k + 1) - g_ival))
 			return -1;
@@ -356,12 +370,6 @@ sample_loop(struct cpu *c)
 	int last;
 
 	for (; g_count == 0 || k <= g_count; k++) {
-		/* More than an interval late: say so, carry the counts on. */
-		if ((g_count == 0 || k < g_count) &&
-		    mono_now() >= deadline(k + 1)) {
-			post_kind(c, k, R_SKIP, NULL);
-			continue;
-		}
 		last = sleep_until(deadline(k));
 		if (setgrp_sample(c->c_grp, setgrp_cur(c->c_grp)) != 0) {
 			if (errno == EAGAIN && !cpu_online(c->c_id)) {
@@ -374,7 +382,17 @@ sample_loop(struct cpu *c)
 			return;
 		}
 		post_sample(c, k);
-		if (last || rotate(c, k) != 0)
+		if (last)
+			return;
+		/*
+		 * Woken more than an interval late (stopped, starved): this
+		 * sample holds the missed intervals' counts; skip their
+		 * deadlines and say so, rather than sample again at once.
+		 */
+		while ((g_count == 0 || k < g_count) &&
+		    mono_now() >= deadline(k + 1))
+			post_kind(c, ++k, R_SKIP, NULL);
+		if (rotate(c, k) != 0)
 			return;
 	}
 }
@@ -445,8 +463,8 @@ print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
 		break;
 	case R_SKIP:
 		fflush(stdout);
-		warnx("cpu %d: interval %llu skipped (woke more than an "
-		    "interval late); its counts are in the next sample",
+		warnx("cpu %d: interval %llu skipped (cpustat ran more than "
+		    "an interval late); its counts are in the previous sample",
 		    c->c_id, r->r_k);
 		break;
 	case R_OFFLINE:
@@ -514,14 +532,20 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 				rc |= print_rec(o, &cpus[i], batch[i]);
 				free(batch[i]);
 			}
-		if (fflush(stdout) != 0 || ferror(stdout))
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			/* A closed pipe ends us quietly; other errors do not. */
+			if (errno != EPIPE) {
+				warn("write error");
+				return -2;
+			}
 			return -1;
+		}
 		if (alive == 0)
 			return rc;
 	}
 }
 
-static void
+static int
 print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 {
 	int s, i, n;
@@ -537,7 +561,7 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 			e = &cpus[i].c_grp->sg_elems[s];
 			if (acc == NULL &&
 			    (acc = cpc_buf_create(g_cpc, e->se_set)) == NULL)
-				return;
+				return 0;
 			cpc_buf_add(g_cpc, acc, acc, e->se_total);
 			n++;
 		}
@@ -553,7 +577,7 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 		    o->o_tick, note_for(o, s));
 		cpc_buf_destroy(g_cpc, acc);
 	}
-	fflush(stdout);
+	return fflush(stdout) != 0 || ferror(stdout) ? -1 : 0;
 }
 
 /* ---- signals ---- */
@@ -696,8 +720,12 @@ run(cpc_t *cpc, const struct opts *o)
 	for (i = 0; i < ncpu; i++)
 		if (cpus[i].c_started)
 			pthread_join(cpus[i].c_thr, NULL);
-	if (rc >= 0)
-		print_totals(o, cpus, ncpu);
+	if (rc >= 0 && print_totals(o, cpus, ncpu) != 0) {
+		if (errno != EPIPE) {
+			warn("write error");
+			rc = 1;
+		}
+	}
 	for (i = 0; i < ncpu; i++) {
 		struct rec *r, *rn;
 
@@ -708,5 +736,5 @@ run(cpc_t *cpc, const struct opts *o)
 		setgrp_destroy(cpus[i].c_grp);
 	}
 	free(cpus);
-	return rc < 0 ? 0 : rc;
+	return rc == -1 ? 0 : rc == -2 ? 1 : rc;
 }

@@ -87,7 +87,7 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 static int
 perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 {
-	static const char fn[] = "cpc_bind";
+	const char *fn = t->t_fn;
 	struct perf_event_attr attr;
 	char tname[48];
 	int i;

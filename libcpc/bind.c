@@ -79,6 +79,7 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 		.t_cpu = -1,
 		.t_tid = (pid_t)syscall(SYS_gettid),
 		.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0,
+		.t_fn = "cpc_bind_curlwp",
 	};
 
 	if (set == NULL || (flags & ~CPC_BIND_LWP_INHERIT) != 0) {
@@ -96,7 +97,7 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 {
 	static const char fn[] = "cpc_bind_cpu";
 	struct cpc_target t = {
-		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1,
+		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1, .t_fn = fn,
 	};
 	cpu_set_t old, mask;
 

@@ -94,9 +94,9 @@ cpc_err_open(cpc_t *cpc, const char *fn, int err,
 			    "perf_event_paranoid is %d)", ev, target,
 			    strerror(err), paranoid);
 		else if (strncmp(target, "cpu", 3) == 0)
-			cpc_err(cpc, fn, -1, "cannot count '%s' on %s: %s "
+			cpc_err(cpc, fn, -1, "cannot count on %s: %s "
 			    "(per-CPU counting needs root, CAP_PERFMON, or "
-			    "kernel.perf_event_paranoid <= 0; it is %d)", ev,
+			    "kernel.perf_event_paranoid <= 0; it is %d)",
 			    target, strerror(err), paranoid);
 		else
 			cpc_err(cpc, fn, -1, "cannot count '%s' on %s: %s "
