@@ -12,8 +12,13 @@
  *	signal thread --stop--> cpu threads take a last partial sample
  *
  * Records carry copies of the values, so the threads never share
- * buffers.  One mutex guards the queues and the stop flag; the CPU threads
- * wait on cv_stop (with their deadline), the main thread on cv_main.
+ * buffers.  One mutex guards the queues; the main thread waits on cv_main,
+ * signalled only when a post completes an interval (one wakeup per
+ * interval, not one per CPU).  Each CPU thread sleeps alone in poll() on
+ * its own absolute timerfd and on an eventfd that the signal thread makes
+ * readable to stop them: no lock is shared at wake-up, so CPUs do not
+ * wake each other (IPIs).  (A poll timeout would get the kernel's 0.1%
+ * slack; a timerfd gets the thread's 1 ns timer slack.)
  */
 #include "config.h"
 
@@ -29,6 +34,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <sys/prctl.h>
 
 #include "cpustat.h"
@@ -88,8 +96,11 @@ static int64_t		 g_rest;	/* -p rest after each cycle, ns */
 static unsigned long long g_count;	/* samples per CPU, 0 = forever */
 static pthread_mutex_t	 g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	 g_cv_main = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t	 g_cv_stop;
-static int		 g_stop;
+static int		 g_stopfd = -1;	/* readable once told to stop */
+static atomic_int	 g_stop;
+static struct cpu	*g_cpus;
+static int		 g_ncpu;
+static __thread int	 tl_timerfd = -1;	/* the CPU thread's timer */
 
 /* CLOCK_MONOTONIC in ns: the clock of cpc_buf_hrtime. */
 static hrtime_t
@@ -176,6 +187,18 @@ soak_stop(struct cpu *c)
 
 /* ---- CPU threads ---- */
 
+/* Under g_lock: has every CPU still running posted its next record? */
+static int
+batch_ready(void)
+{
+	int i;
+
+	for (i = 0; i < g_ncpu; i++)
+		if (!g_cpus[i].c_done && g_cpus[i].c_head == NULL)
+			return 0;
+	return 1;
+}
+
 static void
 post(struct cpu *c, struct rec *r)
 {
@@ -186,7 +209,8 @@ post(struct cpu *c, struct rec *r)
 	else
 		c->c_head = r;
 	c->c_tail = r;
-	pthread_cond_signal(&g_cv_main);
+	if (batch_ready())
+		pthread_cond_signal(&g_cv_main);
 	pthread_mutex_unlock(&g_lock);
 }
 
@@ -236,19 +260,38 @@ deadline(unsigned long long k)
 	    (hrtime_t)((k - 1) / (unsigned long long)n) * g_rest;
 }
 
-/* Sleep until t; returns 1 when told to stop first. */
+/* Sleep until the absolute time t; returns 1 when told to stop first. */
 static int
 sleep_until(hrtime_t t)
 {
-	struct timespec ts = { t / 1000000000, t % 1000000000 };
-	int stop;
+	struct pollfd pfd[2] = {
+		{ .fd = g_stopfd, .events = POLLIN },
+		{ .fd = tl_timerfd, .events = POLLIN },
+	};
+	struct itimerspec its = {
+		.it_value = { t / 1000000000, t % 1000000000 },
+	};
+	uint64_t n;
 
-	pthread_mutex_lock(&g_lock);
-	while (!g_stop && mono_now() < t)
-		(void)pthread_cond_timedwait(&g_cv_stop, &g_lock, &ts);
-	stop = g_stop;
-	pthread_mutex_unlock(&g_lock);
-	return stop;
+	if (atomic_load(&g_stop) || mono_now() >= t)
+		return atomic_load(&g_stop);
+	if (timerfd_settime(tl_timerfd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
+		abort();	/* a valid absolute time cannot fail */
+	while (poll(pfd, 2, -1) < 0 || (pfd[0].revents == 0 &&
+	    read(tl_timerfd, &n, sizeof(n)) != sizeof(n)))
+		;
+	return atomic_load(&g_stop);
+}
+
+/* Tell every CPU thread to take its last sample and end. */
+static void
+stop_all(void)
+{
+	uint64_t one = 1;
+
+	atomic_store(&g_stop, 1);
+	if (write(g_stopfd, &one, sizeof(one)) < 0)
+		abort();	/* an eventfd write cannot fail here */
 }
 
 static int
@@ -403,6 +446,12 @@ cpu_main(void *arg)
 	struct cpu *c = arg;
 
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if ((tl_timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0) {
+		errh_set("cannot create a timer: %s", strerror(errno));
+		fail(c, 1);
+		post_kind(c, ULLONG_MAX, R_DONE, NULL);
+		return NULL;
+	}
 	if (g_opts->o_soak) {
 		int i, any = 0;
 
@@ -418,6 +467,7 @@ cpu_main(void *arg)
 		(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
 	}
 	soak_stop(c);
+	close(tl_timerfd);
 	post_kind(c, ULLONG_MAX, R_DONE, NULL);
 	return NULL;
 }
@@ -501,14 +551,8 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 		unsigned long long k = ULLONG_MAX;
 
 		pthread_mutex_lock(&g_lock);
-		for (;;) {
-			for (i = 0, alive = 0; i < ncpu; i++)
-				if (!cpus[i].c_done && cpus[i].c_head == NULL)
-					break;
-			if (i == ncpu)
-				break;
+		while (!batch_ready())
 			pthread_cond_wait(&g_cv_main, &g_lock);
-		}
 		for (i = 0; i < ncpu; i++)
 			if (!cpus[i].c_done && cpus[i].c_head->r_k < k)
 				k = cpus[i].c_head->r_k;
@@ -524,7 +568,7 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 			if (batch[i]->r_kind == R_DONE)
 				c->c_done = 1;
 		}
-		for (i = 0; i < ncpu; i++)
+		for (i = 0, alive = 0; i < ncpu; i++)
 			alive += !cpus[i].c_done;
 		pthread_mutex_unlock(&g_lock);
 		for (i = 0; i < ncpu; i++)
@@ -591,12 +635,8 @@ sig_main(void *arg)
 
 	(void)arg;
 	for (;;) {
-		if (sigwait(&g_sigs, &sig) != 0)
-			continue;
-		pthread_mutex_lock(&g_lock);
-		g_stop = 1;
-		pthread_cond_broadcast(&g_cv_stop);
-		pthread_mutex_unlock(&g_lock);
+		if (sigwait(&g_sigs, &sig) == 0)
+			stop_all();
 	}
 	return NULL;
 }
@@ -624,12 +664,7 @@ static void
 init_clock(void)
 {
 	struct timespec rt;
-	pthread_condattr_t ca;
 
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&g_cv_stop, &ca);
-	pthread_condattr_destroy(&ca);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	g_base = mono_now();
 	g_walloff = (hrtime_t)rt.tv_sec * 1000000000 + rt.tv_nsec - g_base;
@@ -678,10 +713,15 @@ run(cpc_t *cpc, const struct opts *o)
 		g_rest = 0;
 	g_count = o->o_count * (o->o_period > 0 ? (unsigned)cycle : 1);
 	ncpu = list_cpus(&cpus);
+	g_cpus = cpus;
+	g_ncpu = ncpu;
+	if ((g_stopfd = eventfd(0, EFD_CLOEXEC)) < 0)
+		err(1, "eventfd");
 	if (ncpu == 0 || preflight(cpc, cpus[0].c_id) != 0) {
 		if (ncpu == 0)
 			warnx("no online CPU to measure");
 		free(cpus);
+		close(g_stopfd);
 		return 1;
 	}
 
@@ -704,19 +744,16 @@ run(cpc_t *cpc, const struct opts *o)
 		    &cpus[i]) != 0) {
 			warnx("cannot create a thread for cpu %d",
 			    cpus[i].c_id);
+			pthread_mutex_lock(&g_lock);
 			cpus[i].c_done = 1;
+			pthread_mutex_unlock(&g_lock);
 			continue;
 		}
 		cpus[i].c_started = 1;
 	}
 	rc = print_loop(o, cpus, ncpu);
-	if (rc < 0) {
-		/* stdout is gone: stop quietly. */
-		pthread_mutex_lock(&g_lock);
-		g_stop = 1;
-		pthread_cond_broadcast(&g_cv_stop);
-		pthread_mutex_unlock(&g_lock);
-	}
+	if (rc < 0)
+		stop_all();	/* stdout is gone: stop the threads */
 	for (i = 0; i < ncpu; i++)
 		if (cpus[i].c_started)
 			pthread_join(cpus[i].c_thr, NULL);
@@ -736,5 +773,6 @@ run(cpc_t *cpc, const struct opts *o)
 		setgrp_destroy(cpus[i].c_grp);
 	}
 	free(cpus);
+	close(g_stopfd);
 	return rc == -1 ? 0 : rc == -2 ? 1 : rc;
 }
