@@ -641,6 +641,14 @@ sig_main(void *arg)
 	return NULL;
 }
 
+static int
+sig_ignored(int sig)
+{
+	struct sigaction sa;
+
+	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
+}
+
 /* The CPUs we may run on and that are online, ascending. */
 static int
 list_cpus(struct cpu **out)
@@ -726,10 +734,17 @@ run(cpc_t *cpc, const struct opts *o)
 	}
 
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * SIGINT and SIGHUP end the run only when they were not ignored at
+	 * start (nohup, background jobs of a script): a blocked signal is
+	 * never discarded, so blocking an ignored one would revive it.
+	 */
 	sigemptyset(&g_sigs);
-	sigaddset(&g_sigs, SIGINT);
 	sigaddset(&g_sigs, SIGTERM);
-	sigaddset(&g_sigs, SIGHUP);
+	if (!sig_ignored(SIGINT))
+		sigaddset(&g_sigs, SIGINT);
+	if (!sig_ignored(SIGHUP))
+		sigaddset(&g_sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &g_sigs, NULL);
 	if (pthread_create(&sigthr, NULL, sig_main, NULL) != 0)
 		err(1, "cannot create the signal thread");
