@@ -1,0 +1,250 @@
+#!/usr/bin/env bats
+# cpustat_run.bats - cpustat while it runs: ending on a signal (the
+# partial interval and the totals are printed), closed pipes, flushing
+# per interval, -p rests, -s soakers.
+
+setup() {
+	load helper
+	requires root
+	mapfile -t CPUS < <(usable_cpus)
+	NCPU=${#CPUS[@]}
+	OUT=$BATS_TEST_TMPDIR/out
+	ERR=$BATS_TEST_TMPDIR/err
+}
+
+teardown() {
+	if [ -n "${BG_PID-}" ] && kill -0 "$BG_PID" 2>/dev/null; then
+		kill -KILL "$BG_PID" 2>/dev/null || true
+	fi
+}
+
+# stop_with SIG: cpustat -c cpu-clock 0.3 with no count; once two
+# intervals are out, wait 0.1 s (inside interval 3) and send SIG.  It must
+# print interval 3 as a partial sample on every CPU, then the total, and
+# exit 0 with nothing on stderr.
+stop_with() {
+	local sig=$1 i v
+	requires env_signals
+	bg_start "$OUT" "$ERR" -c cpu-clock 0.3
+	wait_lines "$OUT" $((1 + 2 * NCPU)) 10
+	sleep 0.1
+	kill -"$sig" "$BG_PID"
+	bg_wait 5
+	load_files "$OUT" "$ERR"
+	status=$BG_STATUS
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((3 * NCPU)) \
+	    "sample lines: two full intervals and a partial one"
+	for ((i = 2 * NCPU; i < 3 * NCPU; i++)); do
+		expect_eq "${S_CPU[i]}" "${CPUS[i - 2 * NCPU]}" \
+		    "CPU of partial line $((i + 1))"
+		expect_frange "${S_TIME[i]}" 0.62 0.899 \
+		    "time of partial line $((i + 1)) (signal about 0.7 s)"
+		v=${S_VALS[i]}
+		expect_range "$v" 10000000 270000000 \
+		    "cpu-clock ns of partial line $((i + 1))"
+	done
+	expect_eq "${#T_TIME[@]}" 1 "total lines"
+	expect_eq "${T_NCPU[0]}" "$NCPU" "cpu column of the total"
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0)" \
+	    "total: every line, the partial ones too"
+}
+
+@test "SIGINT ends a run with no count: partial interval, totals, exit 0" {
+	stop_with INT
+}
+
+@test "SIGTERM ends a run with no count: partial interval, totals, exit 0" {
+	stop_with TERM
+}
+
+@test "SIGHUP ends a run with no count: partial interval, totals, exit 0" {
+	stop_with HUP
+}
+
+@test "SIGTERM with two sets: a total line per set" {
+	requires env_signals
+	bg_start "$OUT" "$ERR" -c cpu-clock -c context-switches 0.2
+	wait_lines "$OUT" $((1 + 3 * NCPU)) 10
+	kill -TERM "$BG_PID"
+	bg_wait 5
+	load_files "$OUT" "$ERR"
+	status=$BG_STATUS
+	expect_status 0
+	parse_output
+	expect_eq "${T_NOTE[*]}" "cpu-clock context-switches" "total notes"
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0 "" cpu-clock)" \
+	    "cpu-clock total"
+	expect_eq "${T_VALS[1]}" "$(sum_samples 0 "" context-switches)" \
+	    "context-switches total"
+}
+
+@test "under nohup an ignored SIGHUP stays ignored" {
+	requires env_signals
+	env --ignore-signal=HUP --default-signal=INT,TERM \
+	    "$CPUSTAT" -c cpu-clock 0.2 >"$OUT" 2>"$ERR" &
+	BG_PID=$!
+	wait_lines "$OUT" $((1 + NCPU)) 10
+	kill -HUP "$BG_PID"
+	sleep 0.5
+	kill -0 "$BG_PID" 2>/dev/null ||
+	    fail_with "cpustat ended on a SIGHUP it inherited as ignored"
+	kill -TERM "$BG_PID"
+	bg_wait 5
+	load_files "$OUT" "$ERR"
+	status=$BG_STATUS
+	expect_status 0
+	parse_output
+	expect_eq "${#T_TIME[@]}" 1 "total lines"
+}
+
+@test "| head -3: cpustat ends at once, quietly" {
+	local t0 t1
+	t0=$EPOCHREALTIME
+	run --separate-stderr bash -c \
+	    'timeout -s KILL 20 "$CPUSTAT" -c cpu-clock 0.1 | head -3
+	     echo "cpustat status ${PIPESTATUS[0]}"'
+	t1=$EPOCHREALTIME
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "${#lines[@]}" 4 "lines: three from head, one status"
+	expect_eq "${lines[0]}" "   time cpu event      pic0 " "title"
+	expect_eq "${lines[3]}" "cpustat status 0" "cpustat's exit status"
+	# It notices the closed pipe at its next line, 0.1 s later.
+	expect_frange "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+	    0 3 "seconds until cpustat ended"
+}
+
+@test "a pipe closed before the first line: cpustat ends quietly" {
+	run --separate-stderr bash -c \
+	    'timeout -s KILL 20 "$CPUSTAT" -c cpu-clock 0.2 | true
+	     echo "cpustat status ${PIPESTATUS[0]}"'
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "$output" "cpustat status 0" "cpustat's exit status"
+}
+
+@test "every interval is flushed as soon as it is complete" {
+	bg_start "$OUT" "$ERR" -c cpu-clock 0.5 3
+	sleep 0.8
+	# interval 1 (at 0.5 s) is out although stdout is a file
+	expect_eq "$(wc -l <"$OUT")" $((1 + NCPU)) "lines after 0.8 s"
+	bg_wait 5
+	expect_eq "$BG_STATUS" 0 "exit status"
+	expect_eq "$(wc -l <"$OUT")" $((1 + 3 * NCPU + 1)) "lines at the end"
+}
+
+@test "-p with two sets: each cycle starts a period after the last" {
+	run --separate-stderr "$CPUSTAT" -p 1 -c cpu-clock \
+	    -c context-switches 0.2 2
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	# count 2 means two cycles of both sets: samples at 0.2 and 0.4,
+	# then (the period being 1 s) at 1.2 and 1.4
+	expect_eq "${#S_TIME[@]}" $((4 * NCPU)) "sample lines"
+	local i k want_t want_note
+	for i in "${!S_TIME[@]}"; do
+		k=$((i / NCPU))
+		want_t=(0.2 0.4 1.2 1.4)
+		want_note=(cpu-clock context-switches cpu-clock context-switches)
+		expect_frange "${S_TIME[i]}" "${want_t[k]}" \
+		    "$(awk -v t="${want_t[k]}" 'BEGIN { print t + 0.05 }')" \
+		    "time of sample line $((i + 1))"
+		expect_eq "${S_NOTE[i]}" "${want_note[k]}" \
+		    "set of sample line $((i + 1))"
+	done
+	expect_eq "${T_NOTE[*]}" "cpu-clock context-switches" "total notes"
+}
+
+@test "-p: the counters rest too: every sample covers one interval" {
+	run --separate-stderr "$CPUSTAT" -p 1 -c cpu-clock \
+	    -c context-switches 0.2 2
+	expect_status 0
+	parse_output
+	# A set counts for one interval per period; while cpustat rests
+	# nothing is counted, so the cpu-clock of the second cycle (at
+	# 1.2 s) is 0.2 s worth, not the 0.8 s since the last sample.
+	local i
+	for i in "${!S_TIME[@]}"; do
+		[ "${S_NOTE[i]}" = cpu-clock ] || continue
+		expect_range "${S_VALS[i]}" 140000000 260000000 \
+		    "cpu-clock ns of the line at ${S_TIME[i]} s, CPU ${S_CPU[i]}"
+	done
+	expect_range "${T_VALS[0]}" $((NCPU * 280000000)) \
+	    $((NCPU * 520000000)) "cpu-clock total (2 x 0.2 s per CPU)"
+}
+
+@test "-p with one set: one sample of an interval every period" {
+	run --separate-stderr "$CPUSTAT" -p 0.5 -c cpu-clock 0.1 3
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((3 * NCPU)) "sample lines"
+	local i k want_t=(0.1 0.6 1.1)
+	for i in "${!S_TIME[@]}"; do
+		k=$((i / NCPU))
+		expect_frange "${S_TIME[i]}" "${want_t[k]}" \
+		    "$(awk -v t="${want_t[k]}" 'BEGIN { print t + 0.05 }')" \
+		    "time of sample line $((i + 1))"
+		expect_range "${S_VALS[i]}" 70000000 130000000 \
+		    "cpu-clock ns of sample line $((i + 1)): one interval"
+	done
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0)" "total"
+}
+
+# cpu_seconds ARG...: run cpustat ARG... (output to OUT) and print the
+# CPU time, user + system, it used.
+cpu_seconds() {
+	local -a t
+	mapfile -t t < <(
+		"$CPUSTAT" "$@" >"$OUT" 2>"$ERR"
+		echo "status $?"
+		times
+	)
+	[ "${t[0]}" = "status 0" ] || {
+		fail_with "cpustat $* ended with ${t[0]}"
+		return 1
+	}
+	# times: line 2 is "<children user> <children system>", as 0m1.234s
+	awk '{
+		n = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m"); sub("s", "", p[2]); n += p[1] * 60 + p[2]
+		}
+		printf "%.3f\n", n
+	}' <<<"${t[2]}"
+}
+
+@test "-s with a system-only set: a soaker spins on every CPU" {
+	local used
+	used=$(cpu_seconds -s -c cpu-clock,nouser 0.5 2)
+	load_files "$OUT" "$ERR"
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * NCPU)) "sample lines"
+	# The soakers run at SCHED_IDLE for 1 s on each CPU: about NCPU CPU
+	# seconds on an idle machine; other work on a busy one takes its
+	# share first, so ask for a tenth.
+	expect_frange "$used" "$(awk -v n=$NCPU 'BEGIN { print 0.1 * n }')" \
+	    1000 "CPU seconds used with -s"
+}
+
+@test "-s without a system-only set: no soaker, cpustat stays idle" {
+	local used
+	used=$(cpu_seconds -s -c cpu-clock 0.5 2)
+	load_files "$OUT" "$ERR"
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * NCPU)) "sample lines"
+	expect_frange "$used" 0 0.08 "CPU seconds used"
+}
+
+@test "--soak is -s" {
+	local used
+	used=$(cpu_seconds --soak -c cpu-clock,nouser 0.5 1)
+	expect_frange "$used" "$(awk -v n=$NCPU 'BEGIN { print 0.05 * n }')" \
+	    1000 "CPU seconds used with --soak"
+}
