@@ -101,7 +101,7 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c tests/unit/tap.h \
 
 # Workloads are the oracle, not code under test: never sanitized (ASan
 # faults in shadow memory and would change their exact counts).
-$(B)/tests/workloads/%: tests/workloads/%.c
+$(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $< -lpthread
 

@@ -12,6 +12,10 @@
  * page; each write to a page that has no frame is one fault.  After every
  * pass the mapping is emptied with MADV_DONTNEED, so the next pass faults
  * on every page again.  The memory used stays small whatever the count.
+ *
+ * One pass is made before pinning, so that whatever else the first pass
+ * faults in (the sanitizers' shadow of the mapping, lazily bound library
+ * calls) is done on the CPU the program started on, not counted on cpu.
  * Exit status 0 when done, 2 on a usage error, 1 on a system error.
  */
 #define _GNU_SOURCE
@@ -20,76 +24,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "wl.h"
+
 #define CHUNK	256	/* pages per pass */
 
-static void
-usage(void)
+/*
+ * Write the first npages pages of mem, then give their frames back.  The
+ * system call is made directly: AddressSanitizer's madvise() would also
+ * drop the shadow of the mapping, to be faulted in again on every pass.
+ */
+static int
+touch(volatile char *mem, long npages, size_t pagesz)
 {
-	fprintf(stderr, "usage: touch_pages [-c cpu] [-d delay_ms] "
-	    "[-a after_ms] count\n");
-	exit(2);
-}
+	long i;
 
-static long
-number(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
-		usage();
-	return v;
-}
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	for (i = 0; i < npages; i++)
+		mem[(size_t)i * pagesz] = 1;
+	if (syscall(SYS_madvise, mem, CHUNK * pagesz, MADV_DONTNEED) != 0) {
+		perror("touch_pages: madvise");
+		return -1;
+	}
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	long cpu = -1, delay = 0, after = 0, n, done, i, pass;
+	struct wl_args a;
+	long n, done, pass;
 	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE);
 	volatile char *mem;
-	cpu_set_t set;
-	int ch;
 
-	while ((ch = getopt(argc, argv, "a:c:d:")) != -1) {
-		switch (ch) {
-		case 'a':
-			after = number(optarg, 0, 600000);
-			break;
-		case 'c':
-			cpu = number(optarg, 0, CPU_SETSIZE - 1);
-			break;
-		case 'd':
-			delay = number(optarg, 0, 600000);
-			break;
-		default:
-			usage();
-		}
-	}
-	if (argc - optind != 1)
-		usage();
-	n = number(argv[optind], 0, 1000000000L);
-	if (cpu >= 0) {
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-			perror("touch_pages: sched_setaffinity");
-			return 1;
-		}
-	}
+	wl_parse(argc, argv, "touch_pages", "count", &a);
+	n = a.n;
 	mem = mmap(NULL, CHUNK * pagesz, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED) {
@@ -98,16 +69,18 @@ main(int argc, char **argv)
 	}
 	/* One fault per 4 KiB page, never one per 2 MiB. */
 	(void)madvise((void *)mem, CHUNK * pagesz, MADV_NOHUGEPAGE);
-	sleep_ms(delay);
+	if (touch(mem, CHUNK, pagesz) != 0)
+		return 1;
+	wl_sleep_ms(0);
+	if (wl_pin(a.cpu, "touch_pages") != 0)
+		return 1;
+	wl_sleep_ms(a.delay);
 	for (done = 0; done < n; done += pass) {
 		pass = n - done < CHUNK ? n - done : CHUNK;
-		for (i = 0; i < pass; i++)
-			mem[(size_t)i * pagesz] = 1;
-		if (madvise((void *)mem, CHUNK * pagesz, MADV_DONTNEED) != 0) {
-			perror("touch_pages: madvise");
+		if (touch(mem, pass, pagesz) != 0)
 			return 1;
-		}
 	}
-	sleep_ms(after);
-	return 0;
+	wl_sleep_ms(a.after);
+	/* No exit-time work (a sanitizer's leak check) on the pinned CPU. */
+	_exit(0);
 }
