@@ -27,8 +27,13 @@ teardown() {
 	fi
 	sleep 0.9
 	echo 1 >"$ONLINE"
-	wait "$pid" && status=0 || status=$?
-	[ "$status" -eq 0 ]
+	status=0
+	wait "$pid" || status=$?
+	if [ "$status" -ne 0 ]; then
+		cat "$err" "$out"
+		echo "exit status $status"
+		false
+	fi
 	# One report each way, nothing else on stderr.
 	[ "$(grep -c '^cpustat: cpu 1: offline; skipping it until it returns$' "$err")" -eq 1 ]
 	[ "$(grep -c '^cpustat: cpu 1: online again; counting from zero$' "$err")" -eq 1 ]
