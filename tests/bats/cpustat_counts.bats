@@ -11,15 +11,18 @@
 #  * at least one of TRIES attempts must see there at most the count plus
 #    a small fixed margin plus the background: the mean of the same event
 #    on the same CPU in the intervals after the workload ended, times the
-#    number of intervals while it ran.  On a quiet machine the background is zero and
-#    the bound is the fixed margin alone; on a busy one it follows what
-#    other processes measurably did, and a burst of theirs is retried.
+#    number of intervals while it ran.  On a quiet machine the background
+#    is zero and the bound is the fixed margin alone; on a busy one it
+#    follows what other processes measurably did, and a burst of theirs is
+#    retried.
 #
 # cpustat runs 8 intervals of 0.1 s; the workloads sleep 150 ms (so the
 # counters are bound) and finish in well under 0.6 s; the intervals that
-# began after that measure the background.  Concurrent runs of
-# this file (two checkouts tested at once) take turns through a lock, so
-# their workloads do not count into each other.
+# began after that measure the background.  Concurrent runs of this file
+# (two checkouts tested at once) take turns through machine_lock, so their
+# workloads do not count into each other.
+#
+# With CPC_BATS_VERBOSE set, a passing test shows what it saw.
 
 TRIES=5
 IVAL=0.1
@@ -28,14 +31,11 @@ NIVAL=8
 setup() {
 	load helper
 	requires root
-	exec {LOCK_FD}>"${TMPDIR:-/tmp}/cpc-tools-bats-counts.lock"
-	flock -w 300 "$LOCK_FD" || skip "another run held the lock for 300 s"
+	machine_lock -x
 }
 
 teardown() {
-	if [ -n "${LOCK_FD-}" ]; then
-		exec {LOCK_FD}>&-
-	fi
+	machine_unlock
 }
 
 # measure EVENTSPEC -- COMMAND ARG...: run cpustat -c EVENTSPEC 0.1 8 in
@@ -47,6 +47,7 @@ measure() {
 	local spec=$1 pid t0 t1
 	local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
 	shift 2
+	rm -f "$out" "$err"
 	"$CPUSTAT" -c "$spec" "$IVAL" "$NIVAL" >"$out" 2>"$err" &
 	pid=$!
 	# Until cpustat ends, this shell and what it starts run on CPU 0, so
@@ -56,14 +57,14 @@ measure() {
 	taskset -p -c 0 "$BASHPID" >/dev/null
 	if ! wait_lines "$out" 1 5; then
 		kill "$pid" 2>/dev/null
-		wait "$pid"
+		wait "$pid" || true
 		taskset -p "$MASK" "$BASHPID" >/dev/null
 		return 1
 	fi
 	t0=$EPOCHREALTIME
 	if ! "$@"; then
 		kill "$pid" 2>/dev/null
-		wait "$pid"
+		wait "$pid" || true
 		taskset -p "$MASK" "$BASHPID" >/dev/null
 		fail_with "the workload failed: $*"
 		return 1

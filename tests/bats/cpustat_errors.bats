@@ -5,9 +5,11 @@
 
 setup() {
 	load helper
+	machine_lock
 }
 
 teardown() {
+	machine_unlock
 	if [ -n "${TEST_USER-}" ]; then
 		userdel "$TEST_USER" 2>/dev/null || true
 	fi
@@ -247,8 +249,15 @@ teardown() {
 	    "first stderr line"
 }
 
+@test "-D names the failing library function; -D again changes nothing" {
+	run --separate-stderr "$CPUSTAT" -D -c task-clok 1
+	expect_usage_error "-c 'task-clok': cpc_set_add_request: unknown event 'task-clok'; did you mean 'task-clock'?"
+	run --separate-stderr "$CPUSTAT" --debug -D -c task-clok 1
+	expect_usage_error "-c 'task-clok': cpc_set_add_request: unknown event 'task-clok'; did you mean 'task-clock'?"
+}
+
 @test "unknown tracepoint, with a suggestion" {
-	requires tracepoint:sched:sched_switch
+	requires root tracepoint:sched:sched_switch
 	run --separate-stderr "$CPUSTAT" -c sched:sched_swich 0.1 1
 	expect_status 2
 	expect_eq "$output" "" "stdout"
@@ -260,7 +269,7 @@ teardown() {
 }
 
 @test "unknown tracepoint system, with a suggestion" {
-	requires tracepoint:sched:sched_switch
+	requires root tracepoint:sched:sched_switch
 	run --separate-stderr "$CPUSTAT" -c schedx:sched_switch 0.1 1
 	expect_status 2
 	expect_eq "$output" "" "stdout"
@@ -285,6 +294,7 @@ teardown() {
 }
 
 @test "an output that cannot be written: exit 1 with the reason" {
+	requires root
 	[ -w /dev/full ] || skip "needs /dev/full"
 	run --separate-stderr bash -c '"$CPUSTAT" -c cpu-clock 0.1 1 >/dev/full'
 	expect_runtime_error "write error: No space left on device"

@@ -6,7 +6,10 @@
 ONLINE=/sys/devices/system/cpu/cpu1/online
 
 setup() {
+	load helper
 	[ "$(id -u)" -eq 0 ] || skip "needs root to take a CPU offline"
+	# No other run of the suite may be measuring while cpu 1 is away.
+	machine_lock -x
 	[ -w "$ONLINE" ] || skip "cpu 1 cannot be taken offline here"
 	[ "$(cat "$ONLINE")" = 1 ] || skip "cpu 1 is not online"
 }

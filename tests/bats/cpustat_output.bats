@@ -7,8 +7,13 @@
 setup() {
 	load helper
 	requires root
+	machine_lock
 	mapfile -t CPUS < <(usable_cpus)
 	NCPU=${#CPUS[@]}
+}
+
+teardown() {
+	machine_unlock
 }
 
 # check_intervals N IVAL: the samples are N intervals of NCPU lines each,

@@ -60,6 +60,8 @@ expect_range() {
 
 # expect_frange GOT LO HI WHAT: LO <= GOT <= HI, decimals.
 expect_frange() {
+	[[ $1 =~ ^-?[0-9]+(\.[0-9]+)?$ ]] ||
+	    fail_with "$4: '$1' is not a number" || return 1
 	awk -v g="$1" -v lo="$2" -v hi="$3" \
 	    'BEGIN { exit !(g + 0 >= lo + 0 && g + 0 <= hi + 0) }' ||
 	    fail_with "$4: got $1, want $2..$3"
@@ -251,6 +253,28 @@ requires() {
 	done
 }
 
+# machine_lock [-x]: take the lock that keeps two runs of the suite at
+# once (two checkouts) out of each other's way.  Every test that runs
+# cpustat holds it shared; a test that needs the CPUs to itself (exact
+# counts, which another run's workloads would add to, or taking a CPU
+# offline, which would break every other run) holds it exclusive (-x).
+# Held until machine_unlock or the end of the test; skips after 300 s.
+machine_lock() {
+	local mode=-s
+	[ "${1-}" != -x ] || mode=-x
+	command -v flock >/dev/null || return 0
+	exec {MACHINE_LOCK_FD}>"${TMPDIR:-/tmp}/cpc-tools-bats-machine.lock"
+	flock "$mode" -w 300 "$MACHINE_LOCK_FD" ||
+	    skip "another run of the tests held the machine lock for 300 s"
+}
+
+machine_unlock() {
+	if [ -n "${MACHINE_LOCK_FD-}" ]; then
+		exec {MACHINE_LOCK_FD}>&-
+		MACHINE_LOCK_FD=
+	fi
+}
+
 # workload NAME: the path of a compiled workload; fails when missing.
 workload() {
 	[ -x "$WORKLOADS/$1" ] ||
@@ -438,15 +462,17 @@ field() {
 bg_start() {
 	local out=$1 err=$2
 	shift 2
+	rm -f "$out" "$err"
 	env --default-signal=INT,TERM,HUP "$CPUSTAT" "$@" >"$out" 2>"$err" &
 	BG_PID=$!
 }
 
-# wait_lines FILE N SECONDS: wait until FILE has at least N lines.
+# wait_lines FILE N SECONDS: wait until FILE has at least N lines.  (The
+# file may not exist yet: the background shell creates it.)
 wait_lines() {
 	local i
 	for ((i = 0; i < $3 * 20; i++)); do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		[ -e "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
 		sleep 0.05
 	done
 	fail_with "$1 did not reach $2 lines in $3 s"
