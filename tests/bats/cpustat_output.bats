@@ -6,10 +6,7 @@
 
 setup() {
 	load helper
-	requires root
-	machine_lock
-	mapfile -t CPUS < <(usable_cpus)
-	NCPU=${#CPUS[@]}
+	setup_root_cpus
 }
 
 teardown() {

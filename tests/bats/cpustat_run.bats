@@ -5,10 +5,7 @@
 
 setup() {
 	load helper
-	requires root
-	machine_lock
-	mapfile -t CPUS < <(usable_cpus)
-	NCPU=${#CPUS[@]}
+	setup_root_cpus
 	OUT=$BATS_TEST_TMPDIR/out
 	ERR=$BATS_TEST_TMPDIR/err
 }
@@ -32,11 +29,7 @@ stop_with() {
 	bg_start "$OUT" "$ERR" -c cpu-clock 0.3
 	wait_lines "$OUT" $((1 + 2 * NCPU)) 10
 	kill -"$sig" "$BG_PID"
-	bg_wait 5
-	load_files "$OUT" "$ERR"
-	status=$BG_STATUS
-	expect_status 0
-	expect_eq "$stderr" "" "stderr"
+	bg_end_clean "$OUT" "$ERR"
 	parse_output
 	nb=$((${#S_TIME[@]} / NCPU))
 	expect_eq "${#S_TIME[@]}" $((nb * NCPU)) "sample lines: whole intervals"
@@ -115,11 +108,7 @@ ignored_stays() {
 		return 1
 	fi
 	kill -TERM "$BG_PID"
-	bg_wait 5
-	load_files "$OUT" "$ERR"
-	status=$BG_STATUS
-	expect_status 0
-	expect_eq "$stderr" "" "stderr"
+	bg_end_clean "$OUT" "$ERR"
 	parse_output
 	expect_range "${#S_TIME[@]}" $((3 * NCPU)) 100000 \
 	    "sample lines: it ran on after the SIG$sig"

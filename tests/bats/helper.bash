@@ -504,3 +504,22 @@ load_files() {
 	mapfile -t stderr_lines <<<"$stderr"
 	[ -n "$stderr" ] || stderr_lines=()
 }
+
+# setup_root_cpus: what every suite that runs cpustat per CPU needs first:
+# root, the shared machine lock, and CPUS/NCPU (the CPUs it will measure).
+setup_root_cpus() {
+	requires root
+	machine_lock
+	mapfile -t CPUS < <(usable_cpus)
+	NCPU=${#CPUS[@]}
+}
+
+# bg_end_clean OUT ERR: wait for the background cpustat, load its output,
+# and expect it ended with status 0 and nothing on stderr.
+bg_end_clean() {
+	bg_wait 5
+	load_files "$1" "$2"
+	status=$BG_STATUS
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+}
