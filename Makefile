@@ -29,11 +29,12 @@ ALL_CFLAGS	+= -Werror
 endif
 
 LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
-		  libcpc/events.c libcpc/be_perf.c
+		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c
+		  common/timefmt.c common/cli.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
+CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
@@ -42,16 +43,18 @@ WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
 LIBCPC_OBJ	= $(LIBCPC_SRC:%.c=$(B)/%.o)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(B)/%.o)
 CPUSTAT_OBJ	= $(CPUSTAT_SRC:%.c=$(B)/%.o)
+CPUTRACK_OBJ	= $(CPUTRACK_SRC:%.c=$(B)/%.o)
 
 LIBCPC_A	= $(B)/libcpc/libcpc.a
 LIBCPC_SO	= $(B)/libcpc/libcpc.so.1
 COMMON_A	= $(B)/common/libcommon.a
 CPUSTAT		= $(B)/cpustat/cpustat
+CPUTRACK	= $(B)/cputrack/cputrack
 LIBS		= $(TRACE_LIBS) -lpthread
 
 .PHONY: all check check-asan check-unit check-bats install clean distclean
 
-all: $(CPUSTAT) $(LIBCPC_SO) $(B)/libcpc/libcpc.pc
+all: $(CPUSTAT) $(CPUTRACK) $(LIBCPC_SO) $(B)/libcpc/libcpc.pc
 
 config.mk: configure config.mk.in
 	./configure $(CONFIGURE_FLAGS)
@@ -61,7 +64,8 @@ configure: configure.ac
 
 config.h: config.mk
 
-$(B)/%.o: %.c config.h $(wildcard libcpc/*.h common/*.h cpustat/*.h)
+$(B)/%.o: %.c config.h $(wildcard libcpc/*.h common/*.h cpustat/*.h \
+    cputrack/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
 
@@ -93,6 +97,10 @@ $(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) \
 	    $(LIBS)
 
+$(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \
+	    $(LIBS)
+
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c tests/unit/tap.h \
     $(COMMON_A) $(LIBCPC_A)
 	@mkdir -p $(@D)
@@ -115,12 +123,15 @@ install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
 	    $(DESTDIR)$(includedir) $(DESTDIR)$(mandir)/man1
 	install -m 755 $(CPUSTAT) $(DESTDIR)$(bindir)/cpustat
+	install -m 755 $(CPUTRACK) $(DESTDIR)$(bindir)/cputrack
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 644 libcpc/libcpc.h $(DESTDIR)$(includedir)/libcpc.h
+	install -m 644 libcpc/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
 	install -m 644 $(B)/libcpc/libcpc.pc \
 	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
 	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
+	install -m 644 man1/cputrack.1 $(DESTDIR)$(mandir)/man1/cputrack.1
 
 clean:
 	rm -rf build build-asan

@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "args.h"
 #include "caps.h"
+#include "cli.h"
 #include "cpustat.h"
 #include "errh.h"
 #include "output.h"
@@ -69,97 +69,24 @@ print_usage(FILE *fp)
 }
 
 static void
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fmt != NULL) {
-		va_start(ap, fmt);
-		vwarnx(fmt, ap);
-		va_end(ap);
-	}
-	fprintf(stderr, "usage: %s %s\n", progname, synopsis);
-	exit(2);
-}
-
-static void
-add_spec(cpc_t *cpc, struct opts *o, const char *text)
-{
-	char msg[512];
-	struct spec *s;
-	cpc_set_t *set;
-
-	s = realloc(o->o_specs, (o->o_nspecs + 1) * sizeof(*s));
-	if (s == NULL)
-		err(1, "out of memory");
-	o->o_specs = s;
-	if (spec_parse_cpc(cpc, text, &s[o->o_nspecs], msg, sizeof(msg)) != 0)
-		usage_error("-c '%s': %s", text, msg);
-	o->o_nspecs++;
-	/* Resolve the events once here, so a bad name is a usage error. */
-	if ((set = spec_build(cpc, &s[o->o_nspecs - 1])) == NULL) {
-		/* A wrong name is a usage error; a machine that cannot is not. */
-		if (errno != EINVAL)
-			errx(1, "-c '%s': %s", text, errh_last());
-		usage_error("-c '%s': %s", text, errh_last());
-	}
-	cpc_set_destroy(cpc, set);
-}
-
-static double
-seconds_arg(const char *what, const char *arg, double lo, double hi)
-{
-	double v = 0;
-
-	switch (args_seconds(arg, lo, hi, &v)) {
-	case ARGS_OK:
-		break;
-	case ARGS_SYNTAX:
-		usage_error("invalid %s '%s': not a number of seconds", what,
-		    arg);
-		break;
-	case ARGS_RANGE:
-		usage_error("invalid %s '%s': must be from %.10g to %.10g "
-		    "seconds",
-		    what, arg, lo, hi);
-		break;
-	}
-	return v;
-}
-
-static void
 parse_operands(int argc, char **argv, struct opts *o)
 {
-	unsigned long long n = 0;
-
 	if (argc > 2)
-		usage_error("too many operands (from '%s' on)", argv[2]);
+		cli_usage_error("too many operands (from '%s' on)", argv[2]);
 	if (argc >= 1)
-		o->o_interval = seconds_arg("interval", argv[0], MIN_INTERVAL,
+		o->o_interval = cli_seconds("interval", argv[0], MIN_INTERVAL,
 		    MAX_INTERVAL);
-	if (argc == 2) {
-		switch (args_ulong(argv[1], 1, 1000000000ULL, &n)) {
-		case ARGS_OK:
-			break;
-		case ARGS_SYNTAX:
-			usage_error("invalid count '%s': not a whole number",
-			    argv[1]);
-			break;
-		case ARGS_RANGE:
-			usage_error("invalid count '%s': must be from 1 to "
-			    "1000000000", argv[1]);
-			break;
-		}
-		o->o_count = n;
-	}
+	if (argc == 2)
+		o->o_count = cli_count("count", argv[1], 1, 1000000000ULL);
 }
 
 /* The set used without -c: hardware basics, or what this machine has. */
 static void
 default_spec(cpc_t *cpc, struct opts *o)
 {
-	add_spec(cpc, o, cpc_have_hw_pmu(cpc) ? "PAPI_tot_cyc,PAPI_tot_ins" :
-	    "cpu-clock,context-switches,cpu-migrations,page-faults,sys");
+	cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cpc_have_hw_pmu(cpc) ?
+	    "PAPI_tot_cyc,PAPI_tot_ins" :
+	    "cpu-clock,context-switches,cpu-migrations,page-faults,sys", 1);
 	o->o_default = 1;
 }
 
@@ -200,11 +127,11 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			break;
 		case 'T':
 			if (!tf_parse(optarg, &o->o_tstamp))
-				usage_error("invalid -T argument '%s': use u "
+				cli_usage_error("invalid -T argument '%s': use u "
 				    "or d", optarg);
 			break;
 		case 'p':
-			o->o_period = seconds_arg("period", optarg, 0,
+			o->o_period = cli_seconds("period", optarg, 0,
 			    MAX_INTERVAL);
 			break;
 		case 'H':
@@ -214,13 +141,13 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
 			exit(0);
 		case ':':
-			usage_error("option '%s' needs an argument",
+			cli_usage_error("option '%s' needs an argument",
 			    argv[optind - 1]);
 			break;
 		default:
 			if (optopt != 0)
-				usage_error("invalid option '-%c'", optopt);
-			usage_error("invalid option '%s'", argv[optind - 1]);
+				cli_usage_error("invalid option '-%c'", optopt);
+			cli_usage_error("invalid option '%s'", argv[optind - 1]);
 		}
 	}
 	if (help) {
@@ -231,7 +158,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	}
 	parse_operands(argc - optind, argv + optind, o);
 	for (i = 0; i < ntexts; i++)
-		add_spec(cpc, o, texts[i]);
+		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, texts[i], 1);
 	free(texts);
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
@@ -251,16 +178,12 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
-	struct rlimit rl;
 	cpc_t *cpc;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	/* One fd per request per CPU: allow as many as the hard limit. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-	}
+	cli_raise_nofile();
+	cli_init(progname, synopsis);
 	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
 		err(1, "cannot access performance counters");
 	errh_install(cpc, 0);

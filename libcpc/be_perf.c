@@ -61,6 +61,14 @@ fill_attr(const struct cpc_request *r, int leader, int inherit,
 	}
 }
 
+static int
+is_clock(const struct cpc_request *r)
+{
+	return r->cr_ev.ev_type == PERF_TYPE_SOFTWARE &&
+	    (r->cr_ev.ev_config == PERF_COUNT_SW_TASK_CLOCK ||
+	    r->cr_ev.ev_config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 static void
 target_name(const struct cpc_target *t, char *buf, size_t len)
 {
@@ -111,6 +119,17 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		fill_attr(r, i == 0, t->t_inherit, &attr);
 		fd = perf_open(&attr, t->t_kind == CPC_BIND_CPU ? -1 :
 		    t->t_tid, t->t_cpu, i == 0 ? -1 : set->cs_fds[0]);
+		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
+		    is_clock(r)) {
+			/*
+			 * A clock counts the same whatever the flag says,
+			 * and a user at perf_event_paranoid 2 may count
+			 * only with the kernel excluded.
+			 */
+			attr.exclude_kernel = 1;
+			fd = perf_open(&attr, t->t_kind == CPC_BIND_CPU ? -1 :
+			    t->t_tid, t->t_cpu, i == 0 ? -1 : set->cs_fds[0]);
+		}
 		if (fd < 0) {
 			int e = errno;
 

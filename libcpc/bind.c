@@ -131,6 +131,23 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 }
 
 CPC_EXPORT int
+cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
+    uint_t flags)
+{
+	static const char fn[] = "cpc_bind_pctx";
+	struct cpc_target t = {
+		.t_kind = CPC_BIND_PCTX, .t_cpu = -1, .t_tid = (pid_t)id,
+		.t_fn = fn,
+	};
+
+	if (set == NULL || pctx == NULL || flags != 0 || (pid_t)id <= 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return bind_target(cpc, fn, set, &t);
+}
+
+CPC_EXPORT int
 cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 {
 	if (set == NULL || !set->cs_bound) {

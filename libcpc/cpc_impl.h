@@ -51,6 +51,7 @@ enum cpc_bindkind {
 	CPC_BIND_NONE,
 	CPC_BIND_CURLWP,
 	CPC_BIND_CPU,
+	CPC_BIND_PCTX,		/* another thread, by TID */
 };
 
 /*
@@ -68,7 +69,7 @@ struct cpc_set {
 	int			 cs_bound;
 	enum cpc_bindkind	 cs_kind;	/* target of the open group */
 	int			 cs_cpu;	/* CPC_BIND_CPU */
-	pid_t			 cs_tid;	/* CPC_BIND_CURLWP */
+	pid_t			 cs_tid;	/* CURLWP, PCTX */
 	int			*cs_fds;	/* one per request */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */

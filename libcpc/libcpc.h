@@ -63,6 +63,9 @@ typedef int processorid_t;
 typedef struct cpc cpc_t;
 typedef struct cpc_set cpc_set_t;
 typedef struct cpc_buf cpc_buf_t;
+#ifndef LIBPCTX_H
+typedef struct pctx pctx_t;
+#endif
 
 typedef struct {
 	char		*ca_name;
@@ -144,6 +147,13 @@ int	cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags);
  * CPU until cpc_unbind, so samples are read locally.
  */
 int	cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set,
+	    uint_t flags);
+/*
+ * Count thread id (a TID) of a process under pctx control, from a pctx
+ * callback (init_lwp): the thread has not run since it was announced.
+ * The counts can be sampled at any time, also after the thread ended.
+ */
+int	cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 	    uint_t flags);
 /*
  * Stop counting.  The kernel counters are kept, disabled, so that binding

@@ -1,0 +1,200 @@
+/*
+ * cputrack - monitor a process and its threads using CPU performance
+ * counters.
+ *
+ * main parses and validates the command line into struct topts; track()
+ * (track.c) runs the command or attaches to the process.
+ */
+#include "config.h"
+
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caps.h"
+#include "cli.h"
+#include "cputrack.h"
+#include "errh.h"
+#include "output.h"
+
+#define MAX_INTERVAL	1000000.0	/* seconds */
+
+const char *progname = "cputrack";
+
+static const char synopsis[] =
+    "[-T secs] [-N count] [-Defhntv] [-o file]\n"
+    "\t\t-c events [-c events]... [command [args] | -p pid]";
+
+static const struct option longopts[] = {
+	{ "events",	required_argument,	NULL, 'c' },
+	{ "debug",	no_argument,		NULL, 'D' },
+	{ "follow-exec", no_argument,		NULL, 'e' },
+	{ "follow-fork", no_argument,		NULL, 'f' },
+	{ "no-header",	no_argument,		NULL, 'n' },
+	{ "count",	required_argument,	NULL, 'N' },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "tsc",	no_argument,		NULL, 't' },
+	{ "interval",	required_argument,	NULL, 'T' },
+	{ "verbose",	no_argument,		NULL, 'v' },
+	{ "help",	no_argument,		NULL, 'H' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 },
+};
+
+static void
+print_usage(FILE *fp)
+{
+	fprintf(fp, "Usage:\n\t%s %s\n\n", progname, synopsis);
+	fprintf(fp,
+	    "\t-T secs\t\tseconds between samples, 0 for none (default 1)\n"
+	    "\t-N count\tnumber of samples of each process, then let it go\n"
+	    "\t\t\t(default: unlimited)\n"
+	    "\t-D\t\tdebug: name the failing library function in errors\n"
+	    "\t-e\t\tfollow exec(2): count the new image from zero\n"
+	    "\t-f\t\tfollow fork(2), vfork(2) and posix_spawn(3): count the\n"
+	    "\t\t\tchildren too and add a pid column\n"
+	    "\t-h\t\tprint this text and the events this machine counts\n"
+	    "\t-n\t\tsuppress the title line\n"
+	    "\t-t\t\tinclude the %s register\n"
+	    "\t-v\t\tverbose: also print init_lwp and fini_lwp lines\n"
+	    "\t-o file\t\twrite the counts to file\n"
+	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
+	    "\t-p pid\t\tattach to a running process, detach at the end\n"
+	    "\n"
+	    "\tLong options: --interval=SECS --count=N --debug "
+	    "--follow-exec\n"
+	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
+	    "\t--events=EVENTS --pid=PID --help --version\n"
+	    "\n"
+	    "\tUse cpustat(1) to monitor system-wide statistics.\n",
+	    out_tickname());
+}
+
+static void
+parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
+{
+	const char **texts = NULL, **nt;
+	const char *outname = NULL;
+	int ch, help = 0, ntexts = 0, i;
+	double secs = 1.0;
+
+	opterr = 0;
+	/* '+': options end at the command. */
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			nt = realloc(texts, (ntexts + 1) * sizeof(*texts));
+			if (nt == NULL)
+				err(EXIT_OWNFAIL, "out of memory");
+			texts = nt;
+			texts[ntexts++] = optarg;
+			break;
+		case 'D':
+			o->o_debug++;
+			errh_install(cpc, 1);
+			break;
+		case 'e':
+			o->o_followexec = 1;
+			break;
+		case 'f':
+			o->o_followfork = 1;
+			break;
+		case 'h':
+			help = 1;
+			break;
+		case 'n':
+			o->o_noheader = 1;
+			break;
+		case 'N':
+			o->o_count = (unsigned)cli_count("count", optarg, 0,
+			    1000000000ULL);
+			break;
+		case 'o':
+			outname = optarg;
+			break;
+		case 'p':
+			o->o_pid = (pid_t)cli_count("pid", optarg, 1,
+			    0x7fffffffULL);
+			break;
+		case 't':
+			o->o_tick = 1;
+			break;
+		case 'T':
+			secs = cli_seconds("interval", optarg, 0, MAX_INTERVAL);
+			if (secs > 0 && secs < 0.001)
+				cli_usage_error("invalid interval '%s': must "
+				    "be 0 or at least 0.001 seconds", optarg);
+			break;
+		case 'v':
+			o->o_verbose = 1;
+			break;
+		case 'H':
+			print_usage(stdout);
+			exit(0);
+		case 'V':
+			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
+			exit(0);
+		case ':':
+			cli_usage_error("option '%s' needs an argument",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				cli_usage_error("invalid option '-%c'", optopt);
+			cli_usage_error("invalid option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (help) {
+		print_usage(stdout);
+		fputc('\n', stdout);
+		caps_print(stdout, cpc);
+		exit(0);
+	}
+	o->o_msec = (unsigned)(secs * 1000.0 + 0.5);
+	if (optind < argc)
+		o->o_argv = argv + optind;
+	if (o->o_argv == NULL && o->o_pid == 0)
+		cli_usage_error("no command to run and no -p pid");
+	if (o->o_argv != NULL && o->o_pid != 0)
+		cli_usage_error("both a command ('%s') and -p %d: choose one",
+		    o->o_argv[0], (int)o->o_pid);
+	if (ntexts == 0)
+		cli_usage_error("no events: give at least one -c");
+	for (i = 0; i < ntexts; i++)
+		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, texts[i],
+		    o->o_pid ? 1 : EXIT_OWNFAIL);
+	free(texts);
+	o->o_out = stdout;
+	if (outname != NULL && (o->o_out = fopen(outname, "we")) == NULL)
+		err(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
+		    "writing", outname);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct topts o;
+	cpc_t *cpc;
+	int rc, i;
+
+	memset(&o, 0, sizeof(o));
+	cli_raise_nofile();
+	cli_init(progname, synopsis);
+	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
+		err(EXIT_OWNFAIL, "cannot access performance counters");
+	errh_install(cpc, 0);
+	parse_args(cpc, argc, argv, &o);
+	rc = track(cpc, &o);
+	if (o.o_out != stdout)
+		fclose(o.o_out);
+	for (i = 0; i < o.o_nspecs; i++)
+		spec_free(&o.o_specs[i]);
+	free(o.o_specs);
+	cpc_close(cpc);
+	return rc;
+}

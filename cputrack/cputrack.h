@@ -1,0 +1,39 @@
+/*
+ * cputrack.h - what cputrack.c (options) hands to track.c (the run).
+ */
+#ifndef CPUTRACK_H
+#define CPUTRACK_H
+
+#include <stdio.h>
+#include <sys/types.h>
+#include <libcpc.h>
+
+#include "strtoset.h"
+
+/* Exit statuses of cputrack's own (time(1) and env(1) use the same). */
+#define EXIT_OWNFAIL	125	/* cputrack failed, with a command */
+#define EXIT_NOEXEC	126	/* the command cannot be executed */
+#define EXIT_NOTFOUND	127	/* the command was not found */
+
+struct topts {
+	struct spec	*o_specs;	/* one per -c, in order */
+	int		 o_nspecs;
+	unsigned	 o_msec;	/* -T in ms; 0 = no ticks */
+	unsigned	 o_count;	/* -N; 0 = unlimited */
+	int		 o_followexec;	/* -e */
+	int		 o_followfork;	/* -f */
+	int		 o_noheader;	/* -n */
+	int		 o_tick;	/* -t */
+	int		 o_verbose;	/* -v */
+	int		 o_debug;	/* -D */
+	FILE		*o_out;		/* -o, or stdout */
+	pid_t		 o_pid;		/* -p, or 0 */
+	char		**o_argv;	/* the command, or NULL */
+};
+
+extern const char *progname;
+
+/* Track the command or process as o asks; returns the exit status. */
+int	track(cpc_t *cpc, const struct topts *o);
+
+#endif

@@ -1,0 +1,631 @@
+/*
+ * track.c - cputrack's run: a libpctx client that binds a ring of sets
+ * (common/setgrp) to every thread of the tracked tree and prints a line
+ * at each event.
+ *
+ * Per thread: a setgrp, bound at init_lwp while the thread has not run.
+ * Per process: one accumulator buffer per set, the totals of its threads
+ * that left control, printed by exit, exec and total lines.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <libpctx.h>
+
+#include "cputrack.h"
+#include "errh.h"
+#include "output.h"
+#include "setgrp.h"
+
+#define NHASH	1024
+
+struct tlwp {
+	pid_t		 tl_tid;
+	pid_t		 tl_pid;
+	struct setgrp	*tl_sg;
+	struct tlwp	*tl_next;
+};
+
+struct tproc {
+	pid_t		 tp_pid;
+	cpc_buf_t	**tp_acc;	/* per set: totals of ended threads */
+	struct tproc	*tp_next;
+};
+
+static struct {
+	cpc_t		*cpc;
+	const struct topts *o;
+	FILE		*out;
+	cpc_set_t	**tmpl;		/* per set: for buffer shapes */
+	hrtime_t	 t0;
+	pctx_t		*pctx;
+	struct tproc	*procs;
+	struct tlwp	*hash[NHASH];
+	int		 outfail;	/* a write failed: print no more */
+	int		 outerr;	/* its errno */
+	int		 rootstatus;	/* -p: the wait status at exit */
+	int		 rootexited;
+	volatile sig_atomic_t sig;	/* the interrupting signal */
+	volatile sig_atomic_t sigfwd;	/* forward it to the command */
+} T;
+
+static hrtime_t
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (hrtime_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Diagnostics go to stderr whatever -o says. */
+static void
+warnmsg(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void
+warnmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(T.out);
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void
+pctx_errfn(const char *fn, const char *fmt, va_list ap)
+{
+	fflush(T.out);
+	if (T.o != NULL && T.o->o_debug)
+		fprintf(stderr, "%s: pctx_%s: ", progname, fn);
+	else
+		fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* After every line: a failed write ends the tracking, once. */
+static void
+out_check(void)
+{
+	if (T.outfail || !ferror(T.out))
+		return;
+	T.outfail = 1;
+	T.outerr = errno;
+	pctx_terminate(T.pctx);
+}
+
+static void
+line_head(hrtime_t t, pid_t pid, pid_t lwp, const char *kind)
+{
+	fprintf(T.out, "%7.3f ", t == 0 ? 0.0 : out_reltime(t, T.t0));
+	if (T.o->o_followfork)
+		fprintf(T.out, "%7d ", (int)pid);
+	fprintf(T.out, "%7d %10s ", (int)lwp, kind);
+}
+
+static const char *
+set_note(int set)
+{
+	return T.o->o_nspecs > 1 ? T.o->o_specs[set].sp_text : NULL;
+}
+
+static void
+line_values(pid_t pid, pid_t lwp, const char *kind, int set, cpc_buf_t *buf)
+{
+	if (T.outfail)
+		return;
+	line_head(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind);
+	out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs,
+	    T.o->o_tick, set_note(set));
+	out_check();
+}
+
+/* A fork or exec-name line: blank values and " # note". */
+static void
+line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
+    const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void
+line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (T.outfail)
+		return;
+	line_head(t, pid, lwp, kind);
+	if (T.o->o_tick)
+		fprintf(T.out, "%9s ", "");
+	fprintf(T.out, "%9s %9s # ", "", "");
+	va_start(ap, fmt);
+	vfprintf(T.out, fmt, ap);
+	va_end(ap);
+	fputc('\n', T.out);
+	out_check();
+}
+
+static void
+title(void)
+{
+	if (T.o->o_noheader)
+		return;
+	fprintf(T.out, "%7s ", "time");
+	if (T.o->o_followfork)
+		fprintf(T.out, "%7s ", "pid");
+	fprintf(T.out, "%7s %10s ", "lwp", "event");
+	if (T.o->o_tick)
+		fprintf(T.out, "%9s ", out_tickname());
+	out_pic_cells(T.out, &T.o->o_specs[0]);
+	fputc('\n', T.out);
+	out_check();
+}
+
+/* Threads and processes. */
+
+static struct tlwp *
+lwp_find(pid_t tid)
+{
+	struct tlwp *tl;
+
+	for (tl = T.hash[tid % NHASH]; tl != NULL; tl = tl->tl_next)
+		if (tl->tl_tid == tid)
+			return tl;
+	return NULL;
+}
+
+static void
+lwp_free(struct tlwp *tl)
+{
+	struct tlwp **pp;
+
+	for (pp = &T.hash[tl->tl_tid % NHASH]; *pp != NULL;
+	    pp = &(*pp)->tl_next)
+		if (*pp == tl) {
+			*pp = tl->tl_next;
+			break;
+		}
+	setgrp_destroy(tl->tl_sg);
+	free(tl);
+}
+
+/* Free every thread of pid (at exit, exec and release). */
+static void
+lwp_free_proc(pid_t pid)
+{
+	struct tlwp *tl, *next;
+	int i;
+
+	for (i = 0; i < NHASH; i++)
+		for (tl = T.hash[i]; tl != NULL; tl = next) {
+			next = tl->tl_next;
+			if (tl->tl_pid == pid)
+				lwp_free(tl);
+		}
+}
+
+static struct tproc *
+proc_find(pid_t pid)
+{
+	struct tproc *tp;
+
+	for (tp = T.procs; tp != NULL; tp = tp->tp_next)
+		if (tp->tp_pid == pid)
+			return tp;
+	return NULL;
+}
+
+static struct tproc *
+proc_get(pid_t pid)
+{
+	struct tproc *tp;
+	int i;
+
+	if ((tp = proc_find(pid)) != NULL)
+		return tp;
+	if ((tp = calloc(1, sizeof(*tp))) == NULL ||
+	    (tp->tp_acc = calloc(T.o->o_nspecs, sizeof(*tp->tp_acc))) ==
+	    NULL) {
+		free(tp);
+		return NULL;
+	}
+	tp->tp_pid = pid;
+	for (i = 0; i < T.o->o_nspecs; i++)
+		if ((tp->tp_acc[i] = cpc_buf_create(T.cpc, T.tmpl[i])) ==
+		    NULL) {
+			while (i-- > 0)
+				cpc_buf_destroy(T.cpc, tp->tp_acc[i]);
+			free(tp->tp_acc);
+			free(tp);
+			return NULL;
+		}
+	tp->tp_next = T.procs;
+	T.procs = tp;
+	return tp;
+}
+
+static void
+proc_free(struct tproc *tp)
+{
+	struct tproc **pp;
+	int i;
+
+	lwp_free_proc(tp->tp_pid);
+	for (pp = &T.procs; *pp != NULL; pp = &(*pp)->tp_next)
+		if (*pp == tp) {
+			*pp = tp->tp_next;
+			break;
+		}
+	for (i = 0; i < T.o->o_nspecs; i++)
+		cpc_buf_destroy(T.cpc, tp->tp_acc[i]);
+	free(tp->tp_acc);
+	free(tp);
+}
+
+/* One line per set of the accumulator that holds counts. */
+static hrtime_t
+print_acc(struct tproc *tp, pid_t lwp, const char *kind)
+{
+	hrtime_t t, last = 0;
+	int i;
+
+	for (i = 0; i < T.o->o_nspecs; i++) {
+		if ((t = cpc_buf_hrtime(T.cpc, tp->tp_acc[i])) == 0)
+			continue;
+		line_values(tp->tp_pid, lwp, kind, i, tp->tp_acc[i]);
+		if (t > last)
+			last = t;
+	}
+	return last;
+}
+
+static int
+bind_elem(pctx_t *pctx, struct tlwp *tl, struct setgrp_elem *e,
+    const char *cb)
+{
+	if (cpc_bind_pctx(T.cpc, pctx, tl->tl_tid, e->se_set, 0) != 0) {
+		warnmsg("%d: %s: cannot count thread %d: %s", (int)tl->tl_pid,
+		    cb, (int)tl->tl_tid, errh_last());
+		return -1;
+	}
+	setgrp_bound(tl->tl_sg, e);
+	return 0;
+}
+
+static int
+sample(struct tlwp *tl, struct setgrp_elem *e, const char *cb)
+{
+	if (setgrp_sample(tl->tl_sg, e) != 0) {
+		warnmsg("%d: %s: cannot read the counters of thread %d: %s",
+		    (int)tl->tl_pid, cb, (int)tl->tl_tid, errh_last());
+		return -1;
+	}
+	return 0;
+}
+
+/* The pctx callbacks. */
+
+static int
+cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
+{
+	struct setgrp_elem *e;
+	struct tlwp *tl;
+
+	if (proc_get(pid) == NULL) {
+		warnmsg("%d: init_lwp: out of memory", (int)pid);
+		return -1;
+	}
+	if ((tl = lwp_find((pid_t)lwpid)) != NULL)
+		lwp_free(tl);
+	if ((tl = calloc(1, sizeof(*tl))) == NULL ||
+	    (tl->tl_sg = setgrp_create(T.cpc, T.o->o_specs,
+	    T.o->o_nspecs)) == NULL) {
+		warnmsg("%d: init_lwp: %s", (int)pid, tl == NULL ?
+		    "out of memory" : errh_last());
+		free(tl);
+		return -1;
+	}
+	tl->tl_tid = (pid_t)lwpid;
+	tl->tl_pid = pid;
+	tl->tl_next = T.hash[tl->tl_tid % NHASH];
+	T.hash[tl->tl_tid % NHASH] = tl;
+	e = setgrp_cur(tl->tl_sg);
+	if (bind_elem(pctx, tl, e, "init_lwp") != 0)
+		return -1;
+	if (T.o->o_verbose) {
+		if (sample(tl, e, "init_lwp") != 0)
+			return -1;
+		line_values(pid, tl->tl_tid, "init_lwp", 0, e->se_delta);
+	}
+	return 0;
+}
+
+static int
+cb_lwp_create(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
+{
+	struct tlwp *tl = lwp_find((pid_t)lwpid);
+	struct setgrp_elem *e;
+
+	if (tl == NULL)
+		return 0;
+	e = setgrp_cur(tl->tl_sg);
+	if (sample(tl, e, "lwp_create") != 0)
+		return -1;
+	line_values(pid, tl->tl_tid, "lwp_create", tl->tl_sg->sg_cur,
+	    e->se_delta);
+	return 0;
+}
+
+static int
+cb_tick(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
+{
+	struct tlwp *tl = lwp_find((pid_t)lwpid);
+	struct setgrp_elem *e;
+	int set;
+
+	if (tl == NULL)
+		return 0;
+	e = setgrp_cur(tl->tl_sg);
+	set = tl->tl_sg->sg_cur;
+	if (sample(tl, e, "tick") != 0)
+		return -1;
+	line_values(pid, tl->tl_tid, "tick", set, e->se_delta);
+	if (T.o->o_nspecs > 1) {
+		(void)cpc_unbind(T.cpc, e->se_set);
+		if (bind_elem(pctx, tl, setgrp_next(tl->tl_sg), "tick") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+cb_fini_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
+{
+	struct tlwp *tl = lwp_find((pid_t)lwpid);
+	struct tproc *tp = proc_find(pid);
+	struct setgrp_elem *e;
+	int i, rc;
+
+	if (tl == NULL || tp == NULL)
+		return 0;
+	e = setgrp_cur(tl->tl_sg);
+	rc = sample(tl, e, "fini_lwp");
+	(void)cpc_unbind(T.cpc, e->se_set);
+	for (i = 0; i < tl->tl_sg->sg_n; i++) {
+		e = &tl->tl_sg->sg_elems[i];
+		if (e->se_nsamples == 0)
+			continue;
+		cpc_buf_add(T.cpc, tp->tp_acc[i], tp->tp_acc[i], e->se_total);
+		if (T.o->o_verbose)
+			line_values(pid, tl->tl_tid, "fini_lwp", i,
+			    e->se_total);
+	}
+	return rc;
+}
+
+static int
+cb_lwp_exit(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
+{
+	struct tlwp *tl = lwp_find((pid_t)lwpid);
+	int i;
+
+	if (tl == NULL)
+		return 0;
+	for (i = 0; i < tl->tl_sg->sg_n; i++)
+		if (tl->tl_sg->sg_elems[i].se_nsamples > 0)
+			line_values(pid, tl->tl_tid, "lwp_exit", i,
+			    tl->tl_sg->sg_elems[i].se_total);
+	lwp_free(tl);
+	return 0;
+}
+
+static void
+cb_exit(pctx_t *pctx, pid_t pid, id_t lwpid, int status, void *arg)
+{
+	struct tproc *tp = proc_find(pid);
+
+	if (pid == pctx_pid(pctx)) {
+		T.rootexited = 1;
+		T.rootstatus = status;
+	}
+	if (tp == NULL)
+		return;
+	(void)print_acc(tp, (pid_t)lwpid, "exit");
+	proc_free(tp);
+}
+
+static int
+cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
+{
+	struct tproc *tp = proc_find(pid);
+	hrtime_t last = 0;
+	int i;
+
+	if (tp != NULL) {
+		last = print_acc(tp, (pid_t)lwpid, "exec");
+		lwp_free_proc(pid);
+		for (i = 0; i < T.o->o_nspecs; i++)
+			cpc_buf_zero(T.cpc, tp->tp_acc[i]);
+	}
+	line_note(last, pid, (pid_t)lwpid, "exec", "'%s'",
+	    *cmd != '\0' ? cmd : "(unknown)");
+	if (T.o->o_followexec)
+		return 0;
+	if (tp != NULL)
+		proc_free(tp);
+	return 1;
+}
+
+static int
+cb_fork(pctx_t *pctx, pid_t pid, id_t lwpid, pid_t child, void *arg)
+{
+	line_note(now(), pid, (pid_t)lwpid, "fork", "%d", (int)child);
+	return T.o->o_followfork;
+}
+
+static void
+cb_release(pctx_t *pctx, pid_t pid, void *arg)
+{
+	struct tproc *tp = proc_find(pid);
+
+	if (tp == NULL)
+		return;
+	(void)print_acc(tp, pid, "total");
+	proc_free(tp);
+}
+
+static const struct pctx_ops ops = {
+	.po_init_lwp = cb_init_lwp,
+	.po_fini_lwp = cb_fini_lwp,
+	.po_lwp_create = cb_lwp_create,
+	.po_lwp_exit = cb_lwp_exit,
+	.po_exec = cb_exec,
+	.po_fork = cb_fork,
+	.po_exit = cb_exit,
+	.po_release = cb_release,
+};
+
+/* Signals end the tracking; a created command gets the signal too. */
+static void
+on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	T.sig = sig;
+	/* The terminal signalled the command itself already. */
+	T.sigfwd = si == NULL || si->si_code != SI_KERNEL;
+	pctx_terminate(T.pctx);
+}
+
+static void
+catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGHUP, SIGTERM };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* An ignored INT or HUP (nohup, &) stays ignored. */
+		if (sigs[i] != SIGTERM && sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		(void)sigaction(sigs[i], &sa, NULL);
+	}
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int
+exec_status(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENOTDIR:
+	case ENAMETOOLONG:
+		return EXIT_NOTFOUND;
+	case EACCES:
+	case ENOEXEC:
+	case EISDIR:
+	case ETXTBSY:
+	case ELOOP:
+	case EPERM:
+		return EXIT_NOEXEC;
+	default:
+		return EXIT_OWNFAIL;
+	}
+}
+
+static int
+wait_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return EXIT_OWNFAIL;
+}
+
+static void
+cleanup(void)
+{
+	int i;
+
+	while (T.procs != NULL)
+		proc_free(T.procs);
+	for (i = 0; i < T.o->o_nspecs; i++)
+		cpc_set_destroy(T.cpc, T.tmpl[i]);
+	free(T.tmpl);
+}
+
+int
+track(cpc_t *cpc, const struct topts *o)
+{
+	int fail = o->o_pid ? 1 : EXIT_OWNFAIL;
+	int i, rc, st;
+
+	T.cpc = cpc;
+	T.o = o;
+	T.out = o->o_out;
+	setvbuf(T.out, NULL, _IOLBF, 0);
+	if ((T.tmpl = calloc(o->o_nspecs, sizeof(*T.tmpl))) == NULL) {
+		warnmsg("out of memory");
+		return fail;
+	}
+	for (i = 0; i < o->o_nspecs; i++)
+		if ((T.tmpl[i] = spec_build(cpc, &o->o_specs[i])) == NULL) {
+			warnmsg("-c '%s': %s", o->o_specs[i].sp_text,
+			    errh_last());
+			cleanup();
+			return fail;
+		}
+	if (o->o_pid != 0)
+		T.pctx = pctx_capture(o->o_pid, NULL, 0, pctx_errfn);
+	else
+		T.pctx = pctx_create(o->o_argv[0], o->o_argv, NULL, 0,
+		    pctx_errfn);
+	if (T.pctx == NULL) {
+		cleanup();
+		return o->o_pid ? 1 : exec_status(errno);
+	}
+	pctx_set_ops(T.pctx, &ops);
+	catch_signals();
+	title();
+	T.t0 = now();
+	rc = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick);
+	if (rc != 0) {
+		pctx_release(T.pctx);
+		cleanup();
+		return fail;
+	}
+	if (T.outfail && T.outerr != EPIPE)
+		warnmsg("write error: %s", strerror(T.outerr));
+	if (o->o_pid != 0) {
+		rc = T.rootexited && WIFSIGNALED(T.rootstatus) ?
+		    wait_status(T.rootstatus) : 0;
+	} else {
+		if (T.sig != 0 && T.sigfwd)
+			(void)kill(pctx_pid(T.pctx), T.sig);
+		rc = pctx_wait(T.pctx, &st) == 0 ? wait_status(st) :
+		    EXIT_OWNFAIL;
+	}
+	if (T.outfail && T.outerr != EPIPE)
+		rc = fail;
+	pctx_release(T.pctx);
+	cleanup();
+	return rc;
+}
