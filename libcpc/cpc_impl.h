@@ -88,6 +88,13 @@ struct cpc_buf {
 	uint64_t	*cb_vals;
 };
 
+/* Names that cost file reads to resolve (tracepoints, sysfs PMUs). */
+#define CPC_EVCACHE	8
+struct cpc_evcache {
+	char		 ec_name[CPC_MAX_EVENT_LEN];
+	struct cpc_event ec_ev;
+};
+
 /* backend.h's table. */
 struct cpc_backend;
 
@@ -101,6 +108,8 @@ struct cpc {
 	int			 c_hwpmu;	/* kernel has a core PMU */
 	char			 c_cciname[CPC_MAX_IMPL_NAME];
 	char			 c_cpuref[CPC_MAX_CPUREF];
+	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */
+	int			 c_evnext;
 };
 
 /* cpc.c */

@@ -689,8 +689,35 @@ int
 cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
     struct cpc_event *ev)
 {
-	if (resolve(cpc, fn, name, ev) == 0)
+	int i, slow = strchr(name, '/') != NULL || strchr(name, ':') != NULL;
+
+	/*
+	 * cputrack builds a set per thread: remember the names that need
+	 * tracefs or sysfs reads, so a new thread costs no file access.
+	 */
+	if (slow && strlen(name) < CPC_MAX_EVENT_LEN) {
+		pthread_mutex_lock(&cpc->c_lock);
+		for (i = 0; i < CPC_EVCACHE; i++)
+			if (strcmp(cpc->c_evcache[i].ec_name, name) == 0) {
+				*ev = cpc->c_evcache[i].ec_ev;
+				pthread_mutex_unlock(&cpc->c_lock);
+				return 0;
+			}
+		pthread_mutex_unlock(&cpc->c_lock);
+	}
+	if (resolve(cpc, fn, name, ev) == 0) {
+		if (slow && strlen(name) < CPC_MAX_EVENT_LEN) {
+			struct cpc_evcache *c;
+
+			pthread_mutex_lock(&cpc->c_lock);
+			c = &cpc->c_evcache[cpc->c_evnext];
+			cpc->c_evnext = (cpc->c_evnext + 1) % CPC_EVCACHE;
+			strcpy(c->ec_name, name);
+			c->ec_ev = *ev;
+			pthread_mutex_unlock(&cpc->c_lock);
+		}
 		return 0;
+	}
 	if (errno != ENOSYS && errno != EACCES && errno != ENOTSUP)
 		errno = EINVAL;
 	return -1;

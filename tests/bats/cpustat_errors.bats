@@ -10,12 +10,7 @@ setup() {
 
 teardown() {
 	machine_unlock
-	if [ -n "${TEST_USER-}" ]; then
-		userdel "$TEST_USER" 2>/dev/null || true
-	fi
-	if [ -n "${TEST_BINDIR-}" ]; then
-		rm -rf "$TEST_BINDIR"
-	fi
+	user_cleanup
 }
 
 # ---- operands -------------------------------------------------------------
@@ -301,38 +296,6 @@ teardown() {
 }
 
 # ---- privileges -------------------------------------------------------------
-
-# make_user: create an unprivileged user (TEST_USER) and a copy of
-# cpustat that it may run (TEST_BIN), removed by teardown.
-make_user() {
-	local i
-	TEST_USER=cpcb$$x$RANDOM
-	for i in 1 2 3 4 5; do
-		useradd -M -N -r -s /bin/false "$TEST_USER" 2>/dev/null && break
-		sleep 0.5	# /etc/passwd may be locked by a parallel run
-	done
-	id "$TEST_USER" >/dev/null 2>&1 || {
-		TEST_USER=
-		skip "useradd could not create a user"
-	}
-	TEST_BINDIR=$(mktemp -d /tmp/cpustat-bats.XXXXXX)
-	chmod 755 "$TEST_BINDIR"
-	cp "$CPUSTAT" "$TEST_BINDIR/cpustat"
-	chmod 755 "$TEST_BINDIR/cpustat"
-	TEST_BIN=$TEST_BINDIR/cpustat
-}
-
-# as_user ARG...: run the copy of cpustat as TEST_USER, no groups.
-as_user() {
-	setpriv --reuid="$TEST_USER" --regid="$(id -g "$TEST_USER")" \
-	    --clear-groups -- "$TEST_BIN" "$@"
-}
-
-# as_user_can_read DIR: TEST_USER may list DIR.
-as_user_can_read() {
-	setpriv --reuid="$TEST_USER" --regid="$(id -g "$TEST_USER")" \
-	    --clear-groups -- ls "$1" >/dev/null 2>&1
-}
 
 @test "unprivileged: per-CPU counting is refused with advice, exit 1" {
 	requires unpriv_user paranoid

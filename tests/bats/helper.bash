@@ -523,3 +523,57 @@ bg_end_clean() {
 	expect_status 0
 	expect_eq "$stderr" "" "stderr"
 }
+
+# ---- an unprivileged user -------------------------------------------------
+
+# make_user: create an unprivileged user (TEST_USER) and copies of the
+# tools and workloads it may run (TEST_BIN = cpustat, TEST_CPUTRACK,
+# TEST_WORKLOADS), removed by user_cleanup (call it from teardown).
+make_user() {
+	local i
+	TEST_USER=cpcb$$x$RANDOM
+	for i in 1 2 3 4 5; do
+		useradd -M -N -r -s /bin/false "$TEST_USER" 2>/dev/null && break
+		sleep 0.5	# /etc/passwd may be locked by a parallel run
+	done
+	id "$TEST_USER" >/dev/null 2>&1 || {
+		TEST_USER=
+		skip "useradd could not create a user"
+	}
+	TEST_BINDIR=$(mktemp -d /tmp/cpc-bats.XXXXXX)
+	chmod 755 "$TEST_BINDIR"
+	cp "$CPUSTAT" "$TEST_BINDIR/cpustat"
+	TEST_BIN=$TEST_BINDIR/cpustat
+	if [ -n "${CPUTRACK-}" ] && [ -x "$CPUTRACK" ]; then
+		cp "$CPUTRACK" "$TEST_BINDIR/cputrack"
+		TEST_CPUTRACK=$TEST_BINDIR/cputrack
+	fi
+	cp -r "$WORKLOADS" "$TEST_BINDIR/workloads"
+	TEST_WORKLOADS=$TEST_BINDIR/workloads
+	chmod -R a+rX "$TEST_BINDIR"
+}
+
+user_cleanup() {
+	if [ -n "${TEST_USER-}" ]; then
+		userdel "$TEST_USER" 2>/dev/null || true
+	fi
+	if [ -n "${TEST_BINDIR-}" ]; then
+		rm -rf "$TEST_BINDIR"
+	fi
+}
+
+# as_user_cmd CMD ARG...: run CMD as TEST_USER, no groups.
+as_user_cmd() {
+	setpriv --reuid="$TEST_USER" --regid="$(id -g "$TEST_USER")" \
+	    --clear-groups -- "$@"
+}
+
+# as_user ARG...: run the copy of cpustat as TEST_USER.
+as_user() {
+	as_user_cmd "$TEST_BIN" "$@"
+}
+
+# as_user_can_read DIR: TEST_USER may list DIR.
+as_user_can_read() {
+	as_user_cmd ls "$1" >/dev/null 2>&1
+}

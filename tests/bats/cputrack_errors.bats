@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# cputrack_errors.bats - cputrack's exit statuses and every error path:
+# the message on stderr, nothing on stdout, the status (2 usage, 125 its
+# own failure with a command, 126/127 the command cannot run, 1 with -p).
+
+setup() {
+	load helper
+	machine_lock
+	EV=syscalls:sys_enter_getpid
+}
+
+teardown() {
+	machine_unlock
+	user_cleanup
+	if [ -n "${BG_PID-}" ]; then
+		kill "$BG_PID" 2>/dev/null || true
+		wait "$BG_PID" 2>/dev/null || true
+	fi
+}
+
+# ct_usage_error MSG: status 2, MSG then the usage line on stderr.
+ct_usage_error() {
+	expect_status 2
+	expect_eq "$output" "" "stdout"
+	expect_eq "${stderr_lines[0]}" "cputrack: $1" "the message"
+	expect_match "${stderr_lines[1]}" '^usage: cputrack '
+}
+
+@test "usage errors: status 2, the message, the usage line" {
+	run --separate-stderr "$CPUTRACK" -c page-faults
+	ct_usage_error "no command to run and no -p pid"
+	run --separate-stderr "$CPUTRACK" true
+	ct_usage_error "no events: give at least one -c"
+	run --separate-stderr "$CPUTRACK" -c page-faults -p 1 true
+	ct_usage_error "both a command ('true') and -p 1: choose one"
+	run --separate-stderr "$CPUTRACK" -T x -c page-faults true
+	ct_usage_error "invalid interval 'x': not a number of seconds"
+	run --separate-stderr "$CPUTRACK" -T 0.0001 -c page-faults true
+	ct_usage_error "invalid interval '0.0001': must be 0 or at least 0.001 seconds"
+	run --separate-stderr "$CPUTRACK" -N -1 -c page-faults true
+	ct_usage_error "invalid count '-1': must be from 0 to 1000000000"
+	run --separate-stderr "$CPUTRACK" -p 0 -c page-faults
+	ct_usage_error "invalid pid '0': must be from 1 to 2147483647"
+	run --separate-stderr "$CPUTRACK" -q -c page-faults true
+	ct_usage_error "invalid option '-q'"
+	run --separate-stderr "$CPUTRACK" -c page-faults -o
+	ct_usage_error "option '-o' needs an argument"
+	run --separate-stderr "$CPUTRACK" -c nosuchevent true
+	expect_status 2
+	expect_match "${stderr_lines[0]}" "^cputrack: -c 'nosuchevent': unknown event 'nosuchevent'"
+}
+
+@test "options stop at the command; -- is honoured" {
+	requires root
+	local getpid
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -c "$EV" "$getpid" -a 0 3
+	expect_status 0
+	expect_match "${lines[1]}" ' exit +3 $'
+	run --separate-stderr "$CPUTRACK" -c "$EV" -- "$getpid" -- 4
+	expect_status 0
+	expect_match "${lines[1]}" ' exit +4 $'
+}
+
+@test "--help matches -h's text; --version" {
+	run --separate-stderr "$CPUTRACK" --help
+	expect_status 0
+	expect_match "${lines[0]}" '^Usage:'
+	local help=$output
+	run --separate-stderr "$CPUTRACK" -h
+	expect_status 0
+	expect_eq "${output:0:${#help}}" "$help" "-h begins with --help's text"
+	run --separate-stderr "$CPUTRACK" --version
+	expect_status 0
+	expect_match "$output" '^cputrack \(cpc-tools\) '
+}
+
+@test "the command's exit status is cputrack's" {
+	requires root
+	run --separate-stderr "$CPUTRACK" -c page-faults sh -c 'exit 3'
+	expect_status 3
+	run --separate-stderr "$CPUTRACK" -c page-faults sh -c 'exit 0'
+	expect_status 0
+	run --separate-stderr "$CPUTRACK" -c page-faults sh -c 'kill -USR1 $$'
+	expect_status $((128 + 10))
+}
+
+@test "a command that is not found: 127; not executable: 126" {
+	run -127 --separate-stderr "$CPUTRACK" -c page-faults no-such-command-here
+	expect_status 127
+	expect_eq "$output" "" "stdout"
+	expect_eq "$stderr" "cputrack: cannot find program 'no-such-command-here'"
+	local f=$BATS_TEST_TMPDIR/notexec
+	echo 'echo hi' >"$f"
+	chmod 644 "$f"
+	run --separate-stderr "$CPUTRACK" -c page-faults "$f"
+	expect_status 126
+	expect_eq "$stderr" "cputrack: cannot execute '$f': Permission denied"
+	run --separate-stderr "$CPUTRACK" -c page-faults /
+	expect_status 126
+}
+
+@test "an output file that cannot be opened: 125 with a command, 1 with -p" {
+	run --separate-stderr "$CPUTRACK" -o /nonexistent/dir/f -c page-faults true
+	expect_status 125
+	expect_eq "$stderr" "cputrack: cannot open '/nonexistent/dir/f' for writing: No such file or directory"
+	run --separate-stderr "$CPUTRACK" -o /nonexistent/dir/f -c page-faults -p 1
+	expect_status 1
+}
+
+@test "-p: a process that does not exist, or cputrack itself" {
+	local pid
+	pid=$(( $(cat /proc/sys/kernel/pid_max) - 1 ))
+	while [ -e "/proc/$pid" ]; do pid=$((pid - 1)); done
+	run --separate-stderr "$CPUTRACK" -c page-faults -p "$pid"
+	expect_status 1
+	expect_eq "$output" "" "stdout"
+	expect_eq "$stderr" "cputrack: process $pid does not exist"
+}
+
+@test "-p: a process already traced is refused, naming its tracer" {
+	requires root
+	local getpid out
+	getpid=$(workload getpid_n)
+	out=$BATS_TEST_TMPDIR/first
+	"$CPUTRACK" -T 0 -o "$out" -c page-faults "$getpid" -a 3000 1 &
+	BG_PID=$!
+	local kid i
+	for i in $(seq 50); do
+		kid=$(pgrep -P "$BG_PID") && break
+		sleep 0.1
+	done
+	run --separate-stderr "$CPUTRACK" -c page-faults -p "$kid"
+	expect_status 1
+	expect_eq "$stderr" "cputrack: cannot trace pid $kid: it is already being traced by pid $BG_PID (cputrack)"
+}
+
+@test "unprivileged: tracing another user's process is refused with the reason" {
+	requires unpriv_user
+	make_user
+	sleep 3 &
+	BG_PID=$!
+	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" -c page-faults -p "$BG_PID"
+	expect_status 1
+	expect_eq "$stderr" "cputrack: cannot trace pid $BG_PID: it belongs to uid 0; only its owner or root may trace it"
+}
+
+@test "unprivileged: kernel-mode counting refused at bind, with the advice; the command is not run" {
+	requires unpriv_user paranoid
+	local p
+	p=$(cat /proc/sys/kernel/perf_event_paranoid)
+	[ "$p" -ge 2 ] || skip "perf_event_paranoid is $p: kernel counting allowed"
+	make_user
+	local marker=$BATS_TEST_TMPDIR/ran
+	chmod 777 "$BATS_TEST_TMPDIR"
+	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" -c page-faults,sys \
+	    sh -c "touch $marker"
+	expect_status 125
+	expect_match "$stderr" "cannot count 'page-faults' on thread [0-9]+: Permission denied \(perf_event_paranoid is $p"
+	[ ! -e "$marker" ] || fail_with "the command ran"
+}
+
+@test "a set-id program under an unprivileged cputrack: it is said to run without its privileges" {
+	requires unpriv_user
+	make_user
+	local prog=$TEST_BINDIR/setuid_true
+	cp /bin/true "$prog"
+	chmod 4755 "$prog"
+	# a nosuid mount would silently drop the bit: nothing to say then
+	findmnt -n -o OPTIONS -T "$prog" | grep -qw nosuid &&
+	    skip "$TEST_BINDIR is on a nosuid mount"
+	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" -c page-faults "$prog"
+	expect_status 0
+	expect_eq "$stderr" "cputrack: note: '$prog' is set-user-ID: under tracing it runs without its privileges, as under a debugger"
+}
