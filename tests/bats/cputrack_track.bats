@@ -1,0 +1,406 @@
+#!/usr/bin/env bats
+# cputrack_track.bats - cputrack end to end with exact oracles: the
+# workloads make a known number of getpid() calls per thread and per
+# process, and syscalls:sys_enter_getpid counts exactly those.
+
+setup() {
+	load helper
+	requires root tracepoint:syscalls:sys_enter_getpid
+	machine_lock
+	EV=syscalls:sys_enter_getpid
+	OUT=$BATS_TEST_TMPDIR/out
+}
+
+teardown() {
+	machine_unlock
+	user_cleanup
+}
+
+# ct_check [-f] [-t] FILE: every line of FILE (after the title) must be
+# exactly what cputrack's formats print: "%7.3f ", "%7d " pid with -f,
+# "%7d %10s " lwp and kind, "%9s " tick with -t, "%9u " per value, and
+# " # note" (or a fork/exec line: blank values, "# note").
+ct_check() {
+	local pid=0 tick=0 line want i n t
+	local -a f
+	while [ $# -gt 1 ]; do
+		case $1 in -f) pid=1 ;; -t) tick=1 ;; esac
+		shift
+	done
+	while IFS= read -r line; do
+		case $line in *'  time '*|'   time '*) continue ;; esac
+		read -r -a f <<<"${line%% # *}"
+		printf -v want '%7.3f ' "${f[0]}"
+		i=1
+		if [ $pid = 1 ]; then
+			printf -v t '%7d ' "${f[1]}"
+			want+=$t
+			i=2
+		fi
+		printf -v t '%7d %10s ' "${f[i]}" "${f[i+1]}"
+		want+=$t
+		i=$((i + 2))
+		n=${#f[@]}
+		if [ $i -eq $n ] && [[ $line == *' # '* ]]; then
+			# fork and exec-name lines: blank value fields
+			[ $tick = 1 ] && want+=$(printf '%9s ' '')
+			want+=$(printf '%9s %9s # ' '' '')
+			want+=${line#* # }
+		else
+			for ((; i < n; i++)); do
+				printf -v t '%9u ' "${f[i]}"
+				want+=$t
+			done
+			[[ $line != *' # '* ]] || want+=" # ${line#* # }"
+		fi
+		[ "$line" = "$want" ] ||
+		    fail_with "line not in cputrack's format:" \
+		    "got  '$line'" "want '$want'" || return 1
+	done <"$1"
+}
+
+# rows KIND [FILE]: the lines of kind KIND (fields: see ct_check).
+rows() {
+	awk -v k="$1" '$0 !~ /^   time / && ($3 == k || $4 == k)' "${2:-$OUT}"
+}
+
+# value KIND LWP [FILE]: the first value of the KIND line of LWP (no -f).
+value() {
+	awk -v k="$1" -v l="$2" '$3 == k && $2 == l { print $4; exit }' \
+	    "${3:-$OUT}"
+}
+
+# sum_ticks LWP [FILE]: the sum of LWP's tick values (no -f).
+sum_ticks() {
+	awk -v l="$1" '$3 == "tick" && $2 == l { s += $4 } END { print s + 0 }' \
+	    "${2:-$OUT}"
+}
+
+@test "threads: each lwp_exit equals the thread's calls, exit the sum, ticks add up" {
+	local wl tid calls total=0 n=0
+	wl=$(workload threads_getpid)
+	run --separate-stderr "$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" \
+	    "$wl" -k 100 -m 5 -h 400 4
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	ct_check "$OUT"
+	while read -r _ tid calls; do
+		expect_eq "$(value lwp_exit "$tid")" "$calls" \
+		    "lwp_exit of thread $tid"
+		expect_eq "$(value lwp_create "$tid")" 0 \
+		    "lwp_create of thread $tid"
+		# every call is made before the last tick of the thread
+		expect_eq "$(sum_ticks "$tid")" "$calls" "ticks of thread $tid"
+		total=$((total + calls)) n=$((n + 1))
+	done < <(grep '^thread ' <<<"$output")
+	expect_eq "$n" 4 "threads reported by the workload"
+	expect_eq "$(rows exit | wc -l)" 1 "exit lines"
+	expect_eq "$(rows exit | awk '{ print $4 }')" $((total + 5)) \
+	    "exit = all threads + main's 5"
+	expect_eq "$(rows exit | awk '{ print $2 }')" \
+	    "$(awk '/^main / { print $2 }' <<<"$output")" "exit's lwp"
+}
+
+@test "a thread storm: 400 threads one after another, every count exact" {
+	local wl bad
+	wl=$(workload threads_getpid)
+	run --separate-stderr "$CPUTRACK" -T 0 -o "$OUT" -c "$EV" \
+	    "$wl" -s -k 1 400
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "$(rows lwp_create | wc -l)" 400 "lwp_create lines"
+	expect_eq "$(rows lwp_exit | wc -l)" 400 "lwp_exit lines"
+	# thread i made i calls: the workload's table against ours
+	bad=$(awk 'NR == FNR { if ($1 == "thread") want[$2] = $3; next }
+	    $3 == "lwp_exit" { got[$2] = $4 }
+	    END { for (t in want) if (got[t] != want[t])
+		print t, want[t], got[t] }' <(echo "$output") "$OUT")
+	expect_eq "$bad" "" "threads whose count differs (tid want got)"
+	expect_eq "$(rows exit | awk '{ print $4 }')" $((400 * 401 / 2)) "exit"
+}
+
+@test "concurrent threads: 200 alive at once, every count exact" {
+	local wl bad
+	wl=$(workload threads_getpid)
+	run --separate-stderr "$CPUTRACK" -T 0.05 -o "$OUT" -c "$EV" \
+	    "$wl" -k 10 -h 100 200
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	bad=$(awk 'NR == FNR { if ($1 == "thread") want[$2] = $3; next }
+	    $3 == "lwp_exit" { got[$2] = $4 }
+	    END { for (t in want) if (got[t] != want[t])
+		print t, want[t], got[t] }' <(echo "$output") "$OUT")
+	expect_eq "$bad" "" "threads whose count differs (tid want got)"
+	expect_eq "$(rows exit | awk '{ print $4 }')" $((10 * 200 * 201 / 2)) \
+	    "exit"
+}
+
+@test "fork without -f: a fork line names the child, which is not counted" {
+	local wl kids
+	wl=$(workload forker)
+	run --separate-stderr "$CPUTRACK" -o "$OUT" -c "$EV" "$wl" -p 10 -q 20 -n 2
+	expect_status 0
+	ct_check "$OUT"
+	kids=$(awk '/^child / { print $2 }' <<<"$output" | sort)
+	expect_eq "$(rows fork | awk '{ print $NF }' | sort)" "$kids" \
+	    "fork lines name the children"
+	expect_eq "$(rows exit | wc -l)" 1 "one exit line (the parent)"
+	expect_eq "$(rows exit | awk '{ print $4 }')" 10 "the parent's calls"
+	expect_eq "$(awk '$3 == "tick" || $3 == "exit"' "$OUT" |
+	    awk '{ print $2 }' | sort -u)" \
+	    "$(awk '/^parent / { print $2 }' <<<"$output")" "only the parent"
+}
+
+@test "fork with -f: a pid column; the children counted exactly in their own lines" {
+	local wl parent kid
+	wl=$(workload forker)
+	run --separate-stderr "$CPUTRACK" -f -o "$OUT" -c "$EV" "$wl" \
+	    -p 10 -q 20 -n 3
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	ct_check -f "$OUT"
+	expect_match "$(head -1 "$OUT")" '^   time     pid     lwp      event '
+	parent=$(awk '/^parent / { print $2 }' <<<"$output")
+	expect_eq "$(rows fork | awk '{ print $2 }' | sort -u)" "$parent" \
+	    "fork lines carry the parent's pid"
+	for kid in $(awk '/^child / { print $2 }' <<<"$output"); do
+		expect_eq "$(rows fork | grep -c "# $kid\$")" 1 "fork of $kid"
+		expect_eq "$(rows exit | awk -v p="$kid" '$2 == p { print $5 }')" \
+		    20 "the exit line of child $kid"
+	done
+	expect_eq "$(rows exit | awk -v p="$parent" '$2 == p { print $5 }')" \
+	    10 "the parent's exit line"
+	expect_eq "$(rows exit | wc -l)" 4 "exit lines"
+}
+
+@test "vfork with -f: the child is followed like a fork child" {
+	local wl parent kid getpid
+	wl=$(workload forker)
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -f -e -o "$OUT" -c "$EV" "$wl" \
+	    -v -p 3 -n 1 -- "$getpid" 44
+	expect_status 0
+	parent=$(awk '/^parent / { print $2 }' <<<"$output")
+	kid=$(awk '/^child / { print $2 }' <<<"$output")
+	expect_eq "$(rows exit | awk -v p="$kid" '$2 == p { print $5 }')" 44 \
+	    "the vfork child's new image"
+	expect_eq "$(rows exit | awk -v p="$parent" '$2 == p { print $5 }')" 3 \
+	    "the parent"
+}
+
+@test "exec with -e: the old image's exact totals, the new image from zero" {
+	local execer getpid pid
+	execer=$(workload execer)
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -e -o "$OUT" -c "$EV" \
+	    "$execer" 300 "$getpid" 500
+	expect_status 0
+	ct_check "$OUT"
+	expect_eq "$(rows exec | awk 'NF > 4 && $4 ~ /^[0-9]+$/ { print $4 }')" \
+	    300 "the exec value line"
+	expect_eq "$(rows exec | awk '$4 == "#" { $1 = $2 = $3 = $4 = ""; print }' |
+	    sed 's/^ *//')" "'$getpid 500'" "the exec name line"
+	expect_eq "$(rows exit | awk '{ print $4 }')" 500 "the new image"
+	pid=$(rows exit | awk '{ print $2 }')
+	expect_eq "$(rows exec | awk '{ print $2 }' | sort -u)" "$pid" \
+	    "exec lines name the process"
+}
+
+@test "exec from a second thread with -e: counted as the same process" {
+	local execer getpid
+	execer=$(workload execer)
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -e -o "$OUT" -c "$EV" \
+	    "$execer" -t 300 "$getpid" 500
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "$(rows exec | awk 'NF > 4 && $4 ~ /^[0-9]+$/ { print $4 }')" \
+	    300 "the old image (both threads)"
+	expect_eq "$(rows exit | awk '{ print $4 }')" 500 "the new image"
+	expect_eq "$(rows exit | awk '{ print $2 }')" \
+	    "$(rows exec | awk '$4 == "#" { print $2 }')" \
+	    "the new image runs under the pid"
+}
+
+@test "exec without -e: tracking ends there, the command runs on and its status is ours" {
+	local execer
+	execer=$(workload execer)
+	run --separate-stderr "$CPUTRACK" -o "$OUT" -c "$EV" \
+	    "$execer" 300 sh -c 'sleep 0.2; exit 4'
+	expect_status 4
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "$(rows exec | awk 'NF > 4 && $4 ~ /^[0-9]+$/ { print $4 }')" \
+	    300 "the exec value line"
+	expect_eq "$(rows exit | wc -l)" 0 "no exit line: not followed"
+	expect_eq "$(rows tick | wc -l)" 0 "no tick after the exec"
+}
+
+@test "-p: attach to a running process, three ticks with -N 3, detach; it ends normally" {
+	local wl pid st
+	wl=$(workload slowloop)
+	"$wl" -i 5 -x 7 2500 >"$BATS_TEST_TMPDIR/wl.out" &
+	pid=$!
+	sleep 0.2
+	run --separate-stderr "$CPUTRACK" -T 0.2 -N 3 -o "$OUT" -c "$EV" -p "$pid"
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	ct_check "$OUT"
+	expect_eq "$(rows tick | wc -l)" 3 "tick lines"
+	expect_eq "$(rows total | awk '{ print $4 }')" "$(sum_ticks "$pid")" \
+	    "the total line = the ticks"
+	expect_range "$(rows total | awk '{ print $4 }')" 40 130 \
+	    "calls in 0.6 s at one per 5 ms"
+	wait "$pid" && st=0 || st=$?
+	expect_eq "$st" 7 "the process's own exit status after the detach"
+	expect_match "$(cat "$BATS_TEST_TMPDIR/wl.out")" "^slowloop $pid [0-9]+$"
+	expect_eq "$(grep -c TracerPid:.0 /proc/self/status)" 1 "sanity"
+}
+
+@test "-p: every thread of a multi-threaded process; counts until it exits" {
+	local wl pid want
+	wl=$(workload slowloop)
+	"$wl" -i 5 -t 3 -x 0 800 >"$BATS_TEST_TMPDIR/wl.out" &
+	pid=$!
+	sleep 0.2
+	run --separate-stderr "$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" -p "$pid"
+	expect_status 0
+	wait "$pid"
+	expect_eq "$(rows tick | awk '{ print $2 }' | sort -u | wc -l)" 3 \
+	    "threads ticked"
+	expect_eq "$(rows exit | wc -l)" 1 "exit line"
+	want=$(awk '{ print $3 }' "$BATS_TEST_TMPDIR/wl.out")
+	# attached 0.2 s late: counted at most the calls the process made
+	expect_range "$(rows exit | awk '{ print $4 }')" 1 "$want" "exit"
+}
+
+@test "SIGTERM: a last partial tick, a total line, the command gets SIGTERM" {
+	local getpid pid i
+	getpid=$(workload getpid_n)
+	"$CPUTRACK" -T 0.2 -o "$OUT" -c "$EV" "$getpid" -a 5000 1234 &
+	pid=$!
+	for i in $(seq 50); do
+		[ "$(rows tick | wc -l)" -ge 1 ] && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid" && st=0 || st=$?
+	expect_eq "$st" 143 "exit status: the command's (128 + SIGTERM)"
+	expect_eq "$(rows total | awk '{ print $4 }')" 1234 "the total line"
+	expect_eq "$(sum_ticks "$(rows total | awk '{ print $2 }')")" 1234 \
+	    "ticks, the last one partial"
+	expect_eq "$(rows exit | wc -l)" 0 "no exit line"
+}
+
+@test "SIGINT sent to cputrack: the command gets it too; status 130" {
+	local getpid pid
+	getpid=$(workload getpid_n)
+	# an interactive shell would not ignore it in a background job
+	env --default-signal=INT "$CPUTRACK" -T 0.2 -o "$OUT" -c "$EV" \
+	    "$getpid" -a 5000 99 &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid" && st=0 || st=$?
+	expect_eq "$st" 130 "exit status"
+	expect_eq "$(rows total | awk '{ print $4 }')" 99 "the total line"
+}
+
+@test "a command killed by SIGKILL: complete counts, status 137" {
+	local getpid pid kid i
+	getpid=$(workload getpid_n)
+	"$CPUTRACK" -T 0 -o "$OUT" -c "$EV" "$getpid" -a 5000 77 &
+	pid=$!
+	for i in $(seq 50); do
+		kid=$(pgrep -P "$pid") && break
+		sleep 0.1
+	done
+	sleep 0.2
+	kill -KILL "$kid"
+	wait "$pid" && st=0 || st=$?
+	expect_eq "$st" 137 "exit status"
+	expect_eq "$(rows exit | awk '{ print $4 }')" 77 "the exit line"
+}
+
+@test "-N: each process is let go after N ticks with a total; the command's status" {
+	local getpid
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -T 0.1 -N 2 -o "$OUT" -c "$EV" \
+	    sh -c "$getpid 10; sleep 0.5; exit 5"
+	expect_status 5
+	expect_eq "$(rows tick | wc -l)" 2 "tick lines"
+	expect_eq "$(rows total | wc -l)" 1 "total line"
+	expect_eq "$(rows exit | wc -l)" 0 "no exit line"
+}
+
+@test "-v: init_lwp and fini_lwp lines around the counts" {
+	local getpid pid
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -v -o "$OUT" -c "$EV" "$getpid" 321
+	expect_status 0
+	ct_check "$OUT"
+	pid=$(rows exit | awk '{ print $2 }')
+	expect_eq "$(awk 'NR > 1 { print $3 }' "$OUT" | tr '\n' ' ')" \
+	    "init_lwp fini_lwp exit " "line kinds in order"
+	expect_eq "$(value init_lwp "$pid")" 0 "init_lwp"
+	expect_eq "$(value fini_lwp "$pid")" 321 "fini_lwp"
+	expect_eq "$(value exit "$pid")" 321 "exit"
+}
+
+@test "-n, -t and -o: no title, a tick column, output in the file only" {
+	local getpid
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -n -t -o "$OUT" -c "$EV" "$getpid" 5
+	expect_status 0
+	expect_eq "$output" "" "stdout"
+	expect_eq "$(wc -l <"$OUT")" 1 "lines in the file"
+	ct_check -t "$OUT"
+	expect_eq "$(awk '{ print $3, $5 }' "$OUT")" "exit 5" "kind and value"
+	run --separate-stderr "$CPUTRACK" -t -c "$EV" "$getpid" 5
+	expect_match "${lines[0]}" "^   time     lwp      event +$(tick_name)      pic0 \$"
+}
+
+@test "several -c sets rotate per tick on every thread, each line names its set" {
+	local getpid
+	getpid=$(workload getpid_n)
+	run --separate-stderr "$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" \
+	    -c page-faults "$getpid" -a 650 7
+	expect_status 0
+	ct_check "$OUT"
+	expect_eq "$(rows tick | awk '{ print $NF }' | head -4 | tr '\n' ' ')" \
+	    "$EV page-faults $EV page-faults " "sets in turn"
+	expect_eq "$(rows exit | grep -c "# $EV\$")" 1 "an exit line per set"
+	expect_eq "$(rows exit | grep "# $EV\$" | awk '{ print $4 }')" 7 \
+	    "the getpid set"
+	expect_eq "$(rows exit | grep -c '# page-faults$')" 1 "page-faults"
+}
+
+@test "a closed output pipe: tracking stops quietly, the command finishes" {
+	local getpid
+	getpid=$(workload getpid_n)
+	run --separate-stderr bash -c 'set -o pipefail;
+	    "$1" -T 0.05 -c "$2" sh -c "$3 -a 600 10; exit 6" | head -2' _ \
+	    "$CPUTRACK" "$EV" "$getpid"
+	expect_status 6
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "${#lines[@]}" 2 "lines read"
+}
+
+@test "unprivileged: a user counts the user mode of its own command" {
+	requires unpriv_user
+	local touch wl
+	make_user
+	touch=$TEST_WORKLOADS/touch_pages
+	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" \
+	    -c page-faults,task-clock "$touch" 0
+	expect_status 0
+	local base
+	base=$(awk '$3 == "exit" { print $4 }' <<<"$output")
+	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" \
+	    -c page-faults,task-clock "$touch" 500
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	expect_range "$(awk '$3 == "exit" { print $4 }' <<<"$output")" \
+	    $((base + 500)) $((base + 503)) "page faults: 500 more than none"
+	expect_range "$(awk '$3 == "exit" { print $5 }' <<<"$output")" 1 \
+	    10000000000 "task-clock ns"
+}

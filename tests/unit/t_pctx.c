@@ -1,0 +1,281 @@
+/*
+ * t_pctx - libpctx through its Solaris API (pctx_set_events) and
+ * cpc_bind_pctx, with exact oracles: the test re-runs itself as the
+ * target ("t_pctx child N M": the main thread makes N getpid calls, a
+ * second thread M), and syscalls:sys_enter_getpid counts them per thread.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <libcpc.h>
+#include <libpctx.h>
+
+#include "tap.h"
+
+#define EV	"syscalls:sys_enter_getpid"
+#define MAXT	8
+
+static long child_m;
+
+static void *
+child_thread(void *arg)
+{
+	long i;
+
+	(void)arg;
+	for (i = 0; i < child_m; i++)
+		(void)syscall(SYS_getpid);
+	return NULL;
+}
+
+static int
+child_main(long n, long m, long sleep_ms)
+{
+	pthread_t t;
+	long i;
+
+	child_m = m;
+	for (i = 0; i < n; i++)
+		(void)syscall(SYS_getpid);
+	if (m > 0) {
+		pthread_create(&t, NULL, child_thread, NULL);
+		pthread_join(t, NULL);
+	}
+	if (sleep_ms > 0)
+		usleep(sleep_ms * 1000);
+	return 3;
+}
+
+/* What the callbacks saw. */
+static struct {
+	cpc_t		*cpc;
+	char		 log[512];
+	struct {
+		id_t		 tid;
+		cpc_set_t	*set;
+		uint64_t	 count;
+	} t[MAXT];
+	int		 nt;
+	int		 exitstatus;
+	int		 ticks;
+	pid_t		 forkchild;
+} S;
+
+static void
+note(const char *what)
+{
+	strncat(S.log, what, sizeof(S.log) - strlen(S.log) - 1);
+	strncat(S.log, " ", sizeof(S.log) - strlen(S.log) - 1);
+}
+
+static int
+slot(id_t tid)
+{
+	int i;
+
+	for (i = 0; i < S.nt; i++)
+		if (S.t[i].tid == tid)
+			return i;
+	return -1;
+}
+
+static int
+cb_init(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	int i = S.nt++;
+
+	note("init");
+	S.t[i].tid = tid;
+	if ((S.t[i].set = cpc_set_create(S.cpc)) == NULL ||
+	    cpc_set_add_request(S.cpc, S.t[i].set, EV, 0, CPC_COUNT_USER, 0,
+	    NULL) != 0)
+		return -1;
+	return cpc_bind_pctx(S.cpc, p, tid, S.t[i].set, 0);
+}
+
+static int
+cb_fini(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	cpc_buf_t *b;
+	int i = slot(tid);
+
+	note("fini");
+	if (i < 0 || (b = cpc_buf_create(S.cpc, S.t[i].set)) == NULL)
+		return -1;
+	if (cpc_set_sample(S.cpc, S.t[i].set, b) != 0)
+		return -1;
+	cpc_buf_get(S.cpc, b, 0, &S.t[i].count);
+	cpc_buf_destroy(S.cpc, b);
+	return cpc_unbind(S.cpc, S.t[i].set);
+}
+
+static int
+cb_create(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	note("lwp_create");
+	return 0;
+}
+
+static int
+cb_lwpexit(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	note("lwp_exit");
+	return 0;
+}
+
+static void
+cb_exit(pctx_t *p, pid_t pid, id_t tid, int status, void *arg)
+{
+	note("exit");
+	S.exitstatus = status;
+}
+
+static void
+cb_fork(pctx_t *p, pid_t pid, id_t tid, pid_t child, void *arg)
+{
+	note("fork");
+	S.forkchild = child;
+}
+
+static int
+cb_tick(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	S.ticks++;
+	return 0;
+}
+
+static void
+quiet(const char *fn, const char *fmt, va_list ap)
+{
+	(void)fn; (void)fmt; (void)ap;
+}
+
+static void
+quiet_cpc(const char *fn, int subcode, const char *fmt, va_list ap)
+{
+	(void)fn; (void)subcode; (void)fmt; (void)ap;
+}
+
+static void
+reset(void)
+{
+	int i;
+
+	for (i = 0; i < S.nt; i++)
+		cpc_set_destroy(S.cpc, S.t[i].set);
+	memset(S.t, 0, sizeof(S.t));
+	S.nt = 0;
+	S.log[0] = '\0';
+	S.exitstatus = -1;
+	S.ticks = 0;
+	S.forkchild = 0;
+}
+
+static void
+test_counts(char *self)
+{
+	char *argv[] = { self, "child", "1000", "250", "0", NULL };
+	pctx_t *p;
+	int st = -1;
+
+	reset();
+	p = pctx_create(self, argv, NULL, 0, NULL);
+	if (!tap_ok(p != NULL, "pctx_create starts the target"))
+		return;
+	tap_ok(pctx_set_events(p, PCTX_INIT_LWP_EVENT, cb_init,
+	    PCTX_FINI_LWP_EVENT, cb_fini, PCTX_SYSC_LWP_CREATE_EVENT,
+	    cb_create, PCTX_SYSC_LWP_EXIT_EVENT, cb_lwpexit,
+	    PCTX_SYSC_EXIT_EVENT, cb_exit, PCTX_NULL_EVENT) == 0,
+	    "pctx_set_events takes the Solaris (tag, handler) pairs");
+	tap_ok(pctx_run(p, 0, 0, NULL) == 0, "pctx_run returns 0 at exit");
+	tap_str(S.log, "init init lwp_create fini lwp_exit fini exit ",
+	    "callbacks in order");
+	tap_u64(S.nt, 2, "two threads bound");
+	tap_u64(S.t[0].count, 1000, "the main thread's getpid calls");
+	tap_u64(S.t[1].count, 250, "the second thread's getpid calls");
+	tap_ok(WIFEXITED(S.exitstatus) && WEXITSTATUS(S.exitstatus) == 3,
+	    "the exit callback has the wait status (exit 3)");
+	tap_ok(pctx_wait(p, &st) == 0 && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 3, "pctx_wait gives the command's status");
+	pctx_release(p);
+}
+
+static void
+test_fork_and_ticks(char *self)
+{
+	char *argv[] = { "sh", "-c", "", NULL };
+	char script[4200];
+	pctx_t *p;
+	int st = -1;
+
+	reset();
+	snprintf(script, sizeof(script), "'%s' child 5 0 300; exit 4", self);
+	argv[2] = script;
+	p = pctx_create("sh", argv, NULL, 0, NULL);
+	if (!tap_ok(p != NULL, "pctx_create searches PATH"))
+		return;
+	pctx_set_events(p, PCTX_SYSC_FORK_EVENT, cb_fork, PCTX_NULL_EVENT);
+	tap_ok(pctx_run(p, 20, 3, cb_tick) == 0,
+	    "pctx_run returns 0 when the sample budget is spent");
+	tap_u64(S.ticks, 3, "three ticks of the one thread");
+	tap_ok(S.forkchild > 0, "the fork handler named the child");
+	tap_ok(pctx_wait(p, &st) == 0 && WIFEXITED(st) &&
+	    WEXITSTATUS(st) == 4, "released, the command ran to its end");
+	pctx_release(p);
+}
+
+static void
+test_errors(void)
+{
+	char *argv[] = { "no-such-program-xyz", NULL };
+	pctx_t *p;
+
+	errno = 0;
+	p = pctx_create(argv[0], argv, NULL, 0, quiet);
+	tap_ok(p == NULL && errno == ENOENT, "a missing program: ENOENT");
+	errno = 0;
+	p = pctx_capture(getpid(), NULL, 0, quiet);
+	tap_ok(p == NULL && errno == EINVAL, "capturing itself: EINVAL");
+	p = pctx_create("true", (char *[]){ "true", NULL }, NULL, 0, quiet);
+	tap_ok(p != NULL && pctx_set_events(p, (pctx_event_t)99, cb_tick,
+	    PCTX_NULL_EVENT) == -1 && errno == EINVAL,
+	    "an unknown event tag: -1, EINVAL");
+	pctx_release(p);
+	tap_ok(cpc_bind_pctx(S.cpc, NULL, 1, NULL, 0) == -1 &&
+	    errno == EINVAL, "cpc_bind_pctx without a pctx: EINVAL");
+}
+
+int
+main(int argc, char **argv)
+{
+	char self[4096];
+	ssize_t n;
+
+	if (argc == 5 && strcmp(argv[1], "child") == 0)
+		return child_main(atol(argv[2]), atol(argv[3]),
+		    atol(argv[4]));
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0)
+		return 1;
+	self[n] = '\0';
+	S.cpc = cpc_open(CPC_VER_CURRENT);
+	cpc_seterrhndlr(S.cpc, quiet_cpc);
+	test_errors();
+	if (geteuid() != 0 || access("/sys/kernel/tracing/events/syscalls",
+	    R_OK) != 0) {
+		tap_skip("needs root and tracefs", "per-thread exact counts");
+		tap_skip("needs root and tracefs", "fork handler and ticks");
+	} else {
+		test_counts(self);
+		test_fork_and_ticks(self);
+	}
+	reset();
+	cpc_close(S.cpc);
+	return tap_done();
+}
