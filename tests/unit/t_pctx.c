@@ -50,7 +50,9 @@ child_main(long n, long m, long sleep_ms)
 	}
 	if (sleep_ms > 0)
 		usleep(sleep_ms * 1000);
-	return 3;
+	/* No exit-time work: a sanitizer's leak check fails under ptrace. */
+	fflush(stdout);
+	_exit(3);
 }
 
 /* What the callbacks saw. */
@@ -178,10 +180,28 @@ reset(void)
 	S.forkchild = 0;
 }
 
+/* The main thread's count of "child n 0 0" (a sanitizer's start-up). */
+static uint64_t
+baseline(char *self)
+{
+	char *argv[] = { self, "child", "0", "0", "0", NULL };
+	pctx_t *p;
+
+	reset();
+	if ((p = pctx_create(self, argv, NULL, 0, NULL)) == NULL)
+		return 0;
+	pctx_set_events(p, PCTX_INIT_LWP_EVENT, cb_init, PCTX_FINI_LWP_EVENT,
+	    cb_fini, PCTX_NULL_EVENT);
+	(void)pctx_run(p, 0, 0, NULL);
+	pctx_release(p);
+	return S.t[0].count;
+}
+
 static void
 test_counts(char *self)
 {
 	char *argv[] = { self, "child", "1000", "250", "0", NULL };
+	uint64_t base = baseline(self);
 	pctx_t *p;
 	int st = -1;
 
@@ -198,7 +218,7 @@ test_counts(char *self)
 	tap_str(S.log, "init init lwp_create fini lwp_exit fini exit ",
 	    "callbacks in order");
 	tap_u64(S.nt, 2, "two threads bound");
-	tap_u64(S.t[0].count, 1000, "the main thread's getpid calls");
+	tap_u64(S.t[0].count, 1000 + base, "the main thread's getpid calls");
 	tap_u64(S.t[1].count, 250, "the second thread's getpid calls");
 	tap_ok(WIFEXITED(S.exitstatus) && WEXITSTATUS(S.exitstatus) == 3,
 	    "the exit callback has the wait status (exit 3)");
