@@ -543,7 +543,6 @@ exec_status(int e)
 	case EISDIR:
 	case ETXTBSY:
 	case ELOOP:
-	case EPERM:
 		return EXIT_NOEXEC;
 	default:
 		return EXIT_OWNFAIL;
