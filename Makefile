@@ -29,6 +29,8 @@ ALL_CFLAGS	+= -Werror
 endif
 
 LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
+		  libcpc/ev_tables.c libcpc/ev_pfm.c libcpc/catalogue.c \
+		  libcpc/cpuinfo.c \
 		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
@@ -50,7 +52,7 @@ LIBCPC_SO	= $(B)/libcpc/libcpc.so.1
 COMMON_A	= $(B)/common/libcommon.a
 CPUSTAT		= $(B)/cpustat/cpustat
 CPUTRACK	= $(B)/cputrack/cputrack
-LIBS		= $(TRACE_LIBS) -lpthread
+LIBS		= $(TRACE_LIBS) $(PFM_LIBS) -lpthread
 
 .PHONY: all check check-asan check-unit check-bats install clean distclean
 
@@ -121,7 +123,8 @@ check-asan:
 
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir)/pkgconfig \
-	    $(DESTDIR)$(includedir) $(DESTDIR)$(mandir)/man1
+	    $(DESTDIR)$(includedir) $(DESTDIR)$(mandir)/man1 \
+	    $(DESTDIR)$(mandir)/man3
 	install -m 755 $(CPUSTAT) $(DESTDIR)$(bindir)/cpustat
 	install -m 755 $(CPUTRACK) $(DESTDIR)$(bindir)/cputrack
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
@@ -132,6 +135,8 @@ install: all
 	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
 	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
 	install -m 644 man1/cputrack.1 $(DESTDIR)$(mandir)/man1/cputrack.1
+	install -m 644 man3/generic_events.3 \
+	    $(DESTDIR)$(mandir)/man3/generic_events.3
 
 clean:
 	rm -rf build build-asan

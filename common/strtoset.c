@@ -159,7 +159,7 @@ place_event(struct parse *p, const char *tok, int pic, const char *ev)
 static int
 parse_token(struct parse *p, char *tok)
 {
-	char *eq, *slash;
+	char *eq, *slash, *colon;
 	const char *val = NULL;
 	uint64_t v;
 	int pic, i;
@@ -171,6 +171,9 @@ parse_token(struct parse *p, char *tok)
 	slash = strchr(tok, '/');
 	if (slash != NULL && (eq == NULL || slash < eq))
 		return place_event(p, tok, -1, tok);	/* pmu/.../ */
+	colon = strchr(tok, ':');
+	if (colon != NULL && eq != NULL && colon < eq)
+		return place_event(p, tok, -1, tok);	/* EV:UMASK:c=2 */
 	if (eq != NULL) {
 		*eq = '\0';
 		val = eq + 1;

@@ -7,6 +7,9 @@
  * request of a sample comes from one consistent snapshot:
  *
  *	u64 nr, time_enabled, time_running; { u64 value, id; } [nr]
+ *
+ * A derived request (EC_hit = references - misses) has a second event:
+ * the second events follow every request's first, in request order.
  */
 #include "config.h"
 
@@ -37,15 +40,22 @@ perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
 }
 
 static void
-fill_attr(const struct cpc_request *r, int leader, int inherit,
+fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
     struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	a->type = r->cr_ev.ev_type;
-	a->config = r->cr_ev.ev_config;
-	a->config1 = r->cr_ev.ev_config1;
-	a->config2 = r->cr_ev.ev_config2;
+	if (sub) {
+		a->type = r->cr_ev.ev_sub.en_type;
+		a->config = r->cr_ev.ev_sub.en_config;
+		a->config1 = r->cr_ev.ev_sub.en_config1;
+		a->config2 = r->cr_ev.ev_sub.en_config2;
+	} else {
+		a->type = r->cr_ev.ev_type;
+		a->config = r->cr_ev.ev_config;
+		a->config1 = r->cr_ev.ev_config1;
+		a->config2 = r->cr_ev.ev_config2;
+	}
 	a->read_format = RDFMT;
 	a->disabled = leader;
 	a->inherit = inherit;
@@ -78,6 +88,18 @@ target_name(const struct cpc_target *t, char *buf, size_t len)
 		snprintf(buf, len, "thread %d", (int)t->t_tid);
 }
 
+/* The request that is the n-th (from 0) derived one. */
+static int
+nth_derived(const cpc_set_t *set, int n)
+{
+	int k;
+
+	for (k = 0; k < set->cs_nreqs; k++)
+		if (set->cs_reqs[k].cr_ev.ev_derived && n-- == 0)
+			break;
+	return k;
+}
+
 static void
 perf_close(cpc_t *cpc, cpc_set_t *set)
 {
@@ -85,7 +107,7 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 
 	(void)cpc;
 	/* Members first: closing the leader first would promote them. */
-	for (i = set->cs_nreqs - 1; i >= 0; i--)
+	for (i = set->cs_nfds - 1; i >= 0; i--)
 		if (set->cs_fds != NULL && set->cs_fds[i] >= 0)
 			close(set->cs_fds[i]);
 	free(set->cs_fds);
@@ -98,10 +120,13 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	const char *fn = t->t_fn;
 	struct perf_event_attr attr;
 	char tname[48];
-	int i;
+	int i, n;
 
-	set->cs_fds = malloc(set->cs_nreqs * sizeof(int));
-	set->cs_rdlen = (3 + 2 * (size_t)set->cs_nreqs) * sizeof(uint64_t);
+	for (n = set->cs_nreqs, i = 0; i < set->cs_nreqs; i++)
+		n += set->cs_reqs[i].cr_ev.ev_derived;
+	set->cs_nfds = 0;
+	set->cs_fds = malloc(n * sizeof(int));
+	set->cs_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
 	free(set->cs_rdbuf);
 	set->cs_rdbuf = malloc(set->cs_rdlen);
 	if (set->cs_fds == NULL || set->cs_rdbuf == NULL) {
@@ -110,13 +135,13 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	for (i = 0; i < set->cs_nreqs; i++)
-		set->cs_fds[i] = -1;
-	for (i = 0; i < set->cs_nreqs; i++) {
-		const struct cpc_request *r = &set->cs_reqs[i];
+	for (i = 0; i < n; i++) {
+		int sub = i >= set->cs_nreqs;
+		const struct cpc_request *r = &set->cs_reqs[sub ?
+		    nth_derived(set, i - set->cs_nreqs) : i];
 		long fd;
 
-		fill_attr(r, i == 0, t->t_inherit, &attr);
+		fill_attr(r, i == 0, t->t_inherit, sub, &attr);
 		fd = perf_open(&attr, t->t_kind == CPC_BIND_CPU ? -1 :
 		    t->t_tid, t->t_cpu, i == 0 ? -1 : set->cs_fds[0]);
 		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
@@ -139,7 +164,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 			return -1;
 		}
-		set->cs_fds[i] = (int)fd;
+		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
 	return 0;
 }
@@ -159,7 +184,7 @@ perf_read_raw(cpc_set_t *set)
 	if (n < 0)
 		return -1;
 	if ((size_t)n < 3 * sizeof(uint64_t) ||
-	    rb[0] != (uint64_t)set->cs_nreqs) {
+	    rb[0] != (uint64_t)set->cs_nfds) {
 		errno = EIO;
 		return -1;
 	}
@@ -195,7 +220,7 @@ static int
 perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 {
 	uint64_t *rb = set->cs_rdbuf, ena, run;
-	int i;
+	int i, d;
 
 	if (perf_read_raw(set) != 0) {
 		int e = errno;
@@ -208,8 +233,15 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	ena = rb[1] - set->cs_ena0;
 	run = rb[2] - set->cs_run0;
 	*scaled = run < ena;
-	for (i = 0; i < set->cs_nreqs; i++) {
+	for (i = 0, d = set->cs_nreqs; i < set->cs_nreqs; i++) {
 		uint64_t v = rb[3 + 2 * i];
+
+		/* A derived count; a difference of two never goes below 0. */
+		if (set->cs_reqs[i].cr_ev.ev_derived) {
+			uint64_t s = rb[3 + 2 * d++];
+
+			v = v > s ? v - s : 0;
+		}
 
 		/* Time-shared by the kernel: scale, and say so. */
 		if (*scaled && run > 0)

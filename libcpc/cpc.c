@@ -48,6 +48,8 @@ cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 	    cpc->c_errfn : default_errfn;
 	va_list ap;
 
+	if (fn == NULL)		/* a quiet probe (events.c) */
+		return;
 	if (fmt == NULL && subcode > 0 &&
 	    (size_t)subcode < sizeof(subcode_text) / sizeof(*subcode_text))
 		fmt = subcode_text[subcode];
@@ -178,24 +180,16 @@ cpc_ticknow(void)
 #endif
 }
 
+/* The processor's description and counters, worked out once. */
 static void
-describe(cpc_t *cpc)
+described(cpc_t *cpc)
 {
-	if (cpc->c_hwpmu) {
-		snprintf(cpc->c_cciname, sizeof(cpc->c_cciname),
-		    "Linux perf_event (hardware PMU)");
-		snprintf(cpc->c_cpuref, sizeof(cpc->c_cpuref),
-		    "See the processor vendor's performance monitoring "
-		    "documentation and perf_event_open(2)");
-	} else {
-		snprintf(cpc->c_cciname, sizeof(cpc->c_cciname),
-		    "software events only (no hardware PMU)");
-		snprintf(cpc->c_cpuref, sizeof(cpc->c_cpuref),
-		    "The kernel offers no hardware PMU here (a virtual "
-		    "machine without a virtual PMU?): software events, "
-		    "tracepoints and sysfs PMU events can be counted. See "
-		    "perf_event_open(2)");
+	pthread_mutex_lock(&cpc->c_lock);
+	if (!cpc->c_described) {
+		cpc_describe(cpc);
+		cpc->c_described = 1;
 	}
+	pthread_mutex_unlock(&cpc->c_lock);
 }
 
 CPC_EXPORT cpc_t *
@@ -216,8 +210,6 @@ cpc_open(int ver)
 	pthread_mutex_init(&cpc->c_lock, NULL);
 	cpc->c_be = &cpc_be_perf;
 	cpc->c_hwpmu = cpc_hw_pmu_present();
-	cpc->c_npic = CPC_SOFT_NPIC;
-	describe(cpc);
 	return cpc;
 }
 
@@ -247,6 +239,7 @@ cpc_close(cpc_t *cpc)
 CPC_EXPORT uint_t
 cpc_npic(cpc_t *cpc)
 {
+	described(cpc);
 	return cpc->c_npic;
 }
 
@@ -261,12 +254,14 @@ cpc_caps(cpc_t *cpc)
 CPC_EXPORT const char *
 cpc_cciname(cpc_t *cpc)
 {
+	described(cpc);
 	return cpc->c_cciname;
 }
 
 CPC_EXPORT const char *
 cpc_cpuref(cpc_t *cpc)
 {
+	described(cpc);
 	return cpc->c_cpuref;
 }
 

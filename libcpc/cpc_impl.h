@@ -24,6 +24,15 @@ enum cpc_evkind {
 	EVK_TRACEPOINT,		/* PERF_TYPE_TRACEPOINT */
 	EVK_PMU,		/* a sysfs PMU: pmu/term=val/ */
 	EVK_RAW,		/* PERF_TYPE_RAW */
+	EVK_NATIVE,		/* a libpfm4 name of the CPU's PMU */
+};
+
+/* A perf encoding: the attr fields that name an event. */
+struct cpc_enc {
+	uint32_t	en_type;
+	uint64_t	en_config;
+	uint64_t	en_config1;
+	uint64_t	en_config2;
 };
 
 struct cpc_event {
@@ -35,6 +44,8 @@ struct cpc_event {
 	unsigned	ev_modes:1;	/* user/system flags apply */
 	unsigned	ev_hw:1;	/* needs a hardware counter */
 	unsigned	ev_attrs:1;	/* takes umask/cmask/... */
+	unsigned	ev_derived:1;	/* the count is this minus ev_sub */
+	struct cpc_enc	ev_sub;		/* ev_derived: a second counter */
 };
 
 struct cpc_request {
@@ -70,7 +81,8 @@ struct cpc_set {
 	enum cpc_bindkind	 cs_kind;	/* target of the open group */
 	int			 cs_cpu;	/* CPC_BIND_CPU */
 	pid_t			 cs_tid;	/* CURLWP, PCTX */
-	int			*cs_fds;	/* one per request */
+	int			*cs_fds;	/* one per request, then one */
+	int			 cs_nfds;	/* per derived request */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
 	uint64_t		 cs_ena0;	/* enabled/running ns at */
@@ -104,8 +116,9 @@ struct cpc {
 	struct cpc_buf		*c_bufs;
 	cpc_errhndlr_t		*c_errfn;
 	const struct cpc_backend *c_be;
-	uint_t			 c_npic;
+	uint_t			 c_npic;		/* c_described */
 	int			 c_hwpmu;	/* kernel has a core PMU */
+	int			 c_described;	/* c_lock: npic, names */
 	char			 c_cciname[CPC_MAX_IMPL_NAME];
 	char			 c_cpuref[CPC_MAX_CPUREF];
 	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */
@@ -122,12 +135,72 @@ int	cpc_buf_owned(cpc_t *cpc, cpc_buf_t *buf);
 hrtime_t cpc_hrnow(void);
 uint64_t cpc_ticknow(void);
 
+/* ev_tables.c: the named events, a table each. */
+struct cpc_named {			/* perf's generic names */
+	const char	*nm_name;
+	uint32_t	 nm_type;	/* PERF_TYPE_HARDWARE or _SOFTWARE */
+	uint64_t	 nm_config;
+	unsigned	 nm_modes:1;	/* user/system flags apply */
+	const char	*nm_desc;
+};
+extern const struct cpc_named cpc_perf_names[];
+extern const size_t cpc_nperf_names;
+/* PERF_TYPE_HW_CACHE: "L1-dcache" + "-" + "load-misses" */
+extern const char *const cpc_cache_names[];	/* PERF_COUNT_HW_CACHE_* */
+extern const char *const cpc_cache_ops[][2];	/* op: access, miss */
+extern const size_t cpc_ncache_names, cpc_ncache_ops;
+
+struct cpc_generic {			/* the PAPI_* generic events */
+	const char	*gn_name;	/* after PAPI_, Solaris spelling */
+	const char	*gn_desc;
+	const char	*gn_perf;	/* a perf name that means the same */
+	const char	*gn_native;	/* or libpfm4 names, '|' between, */
+};					/* the first the PMU has is used */
+extern const struct cpc_generic cpc_generic_names[];
+extern const size_t cpc_ngeneric_names;
+
+struct cpc_classic {			/* Solaris platform names */
+	const char	*cl_name;	/* EC_ref */
+	const char	*cl_desc;
+	const char	*cl_event;	/* the name it stands for */
+	const char	*cl_minus;	/* derived: cl_event minus this */
+};
+extern const struct cpc_classic cpc_classic_names[];
+extern const size_t cpc_nclassic_names;
+
+/* ev_pfm.c: libpfm4, initialised on first use. */
+struct cpc_pmu {
+	char	pm_name[64];		/* libpfm4's: skl, arm_ac57 */
+	char	pm_desc[128];		/* libpfm4's description */
+	int	pm_ncntrs;		/* general-purpose counters */
+	int	pm_nfixed;		/* fixed counters */
+	int	pm_forced;		/* chosen by LIBPFM_FORCE_PMU */
+};
+int	cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu);
+int	cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
+	    struct cpc_event *ev);
+void	cpc_pfm_walk(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *name, const char *desc));
+int	cpc_pfm_where(const char *name, char *buf, size_t len);
+int	cpc_pfm_used(void);
+
+/* cpuinfo.c: c_cciname, c_cpuref, c_npic; called once, c_lock held. */
+void	cpc_describe(cpc_t *cpc);
+enum cpc_vendor {
+	CPC_VENDOR_OTHER, CPC_VENDOR_INTEL, CPC_VENDOR_AMD, CPC_VENDOR_ARM
+};
+enum cpc_vendor cpc_vendor(cpc_t *cpc);
+
 /* events.c */
+/* Encode a name whatever the kernel offers (tests, listings). */
+int	cpc_event_encode(cpc_t *cpc, const char *fn, const char *name,
+	    struct cpc_event *ev);
 int	cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
 	    struct cpc_event *ev);
 int	cpc_event_apply_attrs(cpc_t *cpc, const char *fn,
 	    struct cpc_request *req);
-const char *const *cpc_event_attr_names(void);
+void	cpc_event_walk_attrs(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *attr));
 int	cpc_hw_pmu_present(void);
 const char *cpc_tracefs_dir(void);
 

@@ -33,103 +33,6 @@
 #define TRACEFS_MAGIC_NR	0x74726163
 #define DEBUGFS_MAGIC_NR	0x64626720
 
-/* Events with no perf alias: software events and hardware events. */
-struct named_event {
-	const char	*ne_name;
-	uint32_t	 ne_type;
-	uint64_t	 ne_config;
-	unsigned	 ne_modes:1;	/* user/system flags apply */
-};
-
-#define HW(n, c)	{ n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, 1 }
-#define SW(n, c, m)	{ n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, m }
-
-/*
- * perf's generic names.  Faults are taken in user or kernel mode, so the
- * mode flags select them; clocks, switches and migrations happen in the
- * kernel whatever the task was doing, so the flags do not apply (setting
- * exclude_kernel would count nothing).
- */
-static const struct named_event perf_events[] = {
-	HW("cycles", CPU_CYCLES),
-	HW("cpu-cycles", CPU_CYCLES),
-	HW("instructions", INSTRUCTIONS),
-	HW("cache-references", CACHE_REFERENCES),
-	HW("cache-misses", CACHE_MISSES),
-	HW("branch-instructions", BRANCH_INSTRUCTIONS),
-	HW("branches", BRANCH_INSTRUCTIONS),
-	HW("branch-misses", BRANCH_MISSES),
-	HW("bus-cycles", BUS_CYCLES),
-	HW("stalled-cycles-frontend", STALLED_CYCLES_FRONTEND),
-	HW("idle-cycles-frontend", STALLED_CYCLES_FRONTEND),
-	HW("stalled-cycles-backend", STALLED_CYCLES_BACKEND),
-	HW("idle-cycles-backend", STALLED_CYCLES_BACKEND),
-	HW("ref-cycles", REF_CPU_CYCLES),
-	SW("cpu-clock", CPU_CLOCK, 0),
-	SW("task-clock", TASK_CLOCK, 0),
-	SW("page-faults", PAGE_FAULTS, 1),
-	SW("faults", PAGE_FAULTS, 1),
-	SW("minor-faults", PAGE_FAULTS_MIN, 1),
-	SW("major-faults", PAGE_FAULTS_MAJ, 1),
-	SW("context-switches", CONTEXT_SWITCHES, 0),
-	SW("cs", CONTEXT_SWITCHES, 0),
-	SW("cpu-migrations", CPU_MIGRATIONS, 0),
-	SW("migrations", CPU_MIGRATIONS, 0),
-	SW("alignment-faults", ALIGNMENT_FAULTS, 1),
-	SW("emulation-faults", EMULATION_FAULTS, 1),
-	SW("dummy", DUMMY, 0),
-};
-
-/* PERF_TYPE_HW_CACHE: cache-op[-result] names as perf spells them. */
-static const char *const cache_names[] = {
-	[PERF_COUNT_HW_CACHE_L1D] = "L1-dcache",
-	[PERF_COUNT_HW_CACHE_L1I] = "L1-icache",
-	[PERF_COUNT_HW_CACHE_LL] = "LLC",
-	[PERF_COUNT_HW_CACHE_DTLB] = "dTLB",
-	[PERF_COUNT_HW_CACHE_ITLB] = "iTLB",
-	[PERF_COUNT_HW_CACHE_BPU] = "branch",
-	[PERF_COUNT_HW_CACHE_NODE] = "node",
-};
-static const char *const cache_ops[][2] = {	/* access, miss */
-	[PERF_COUNT_HW_CACHE_OP_READ] = { "loads", "load-misses" },
-	[PERF_COUNT_HW_CACHE_OP_WRITE] = { "stores", "store-misses" },
-	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = { "prefetches",
-	    "prefetch-misses" },
-};
-#define NCACHE	(sizeof(cache_names) / sizeof(*cache_names))
-#define NOPS	(sizeof(cache_ops) / sizeof(*cache_ops))
-
-/* The Solaris generic (PAPI) names with a faithful perf meaning. */
-struct papi_event {
-	const char	*pe_name;	/* after "PAPI_" */
-	const char	*pe_perf;	/* a perf generic name */
-};
-
-static const struct papi_event papi_events[] = {
-	{ "tot_cyc", "cycles" },
-	{ "tot_ins", "instructions" },
-	{ "ref_cyc", "ref-cycles" },
-	{ "br_ins", "branch-instructions" },
-	{ "br_msp", "branch-misses" },
-	{ "l1_dca", "L1-dcache-loads" },
-	{ "l1_dcr", "L1-dcache-loads" },
-	{ "l1_dcw", "L1-dcache-stores" },
-	{ "l1_dcm", "L1-dcache-load-misses" },
-	{ "l1_ldm", "L1-dcache-load-misses" },
-	{ "l1_stm", "L1-dcache-store-misses" },
-	{ "l1_ica", "L1-icache-loads" },
-	{ "l1_icr", "L1-icache-loads" },
-	{ "l1_icm", "L1-icache-load-misses" },
-	{ "l3_tca", "cache-references" },
-	{ "l3_tcm", "cache-misses" },
-	{ "l3_ldm", "LLC-load-misses" },
-	{ "l3_stm", "LLC-store-misses" },
-	{ "tlb_dm", "dTLB-load-misses" },
-	{ "tlb_im", "iTLB-load-misses" },
-	{ "stl_icy", "stalled-cycles-frontend" },
-	{ "res_stl", "stalled-cycles-backend" },
-};
-
 /* Attributes of raw codes: x86 event-select fields. */
 struct raw_attr {
 	const char	*ra_name;
@@ -139,22 +42,62 @@ struct raw_attr {
 
 static const struct raw_attr raw_attrs[] = {
 	{ "umask", 0xff, 8 },
+	{ "cmask", 0xff, 24 },
 	{ "edge", 1, 18 },
+	{ "inv", 1, 23 },
 	{ "pc", 1, 19 },
 	{ "anythr", 1, 21 },
-	{ "inv", 1, 23 },
-	{ "cmask", 0xff, 24 },
 };
 #define NRAWATTR	(sizeof(raw_attrs) / sizeof(*raw_attrs))
 
-static const char *const attr_names[] = {
-	"umask", "cmask", "edge", "inv", "pc", "anythr", NULL
+/* LIBPFM_FORCE_PMU names a table: the catalogue describes it. */
+static int
+forced_pmu(void)
+{
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	return forced != NULL && forced[0] != '\0';
+}
+
+/*
+ * Modifiers that libpfm4's Intel core tables offer beyond the event-select
+ * fields above, passed to libpfm4 with the event's name (which checks
+ * them against the event).  u, k, h and g are counting modes: nouser and
+ * sys say those.  t_tables checks this list against libpfm4's tables.
+ */
+static const char *const intel_mods[] = {
+	"intx", "intxcp", "ldlat", "fe_thres", NULL
 };
 
-const char *const *
-cpc_event_attr_names(void)
+/* The attributes a request may carry on this processor. */
+void
+cpc_event_walk_attrs(cpc_t *cpc, void *arg,
+    void (*fn)(void *arg, const char *attr))
 {
-	return attr_names;
+	enum cpc_vendor v = cpc_vendor(cpc);
+	size_t i;
+
+	/* ARM's event numbers take no event-select fields. */
+	if (v == CPC_VENDOR_ARM)
+		return;
+	for (i = 0; i < NRAWATTR; i++)
+		fn(arg, raw_attrs[i].ra_name);
+	if (!cpc->c_hwpmu && !forced_pmu())
+		return;		/* no native events here */
+	for (i = 0; v == CPC_VENDOR_INTEL && intel_mods[i] != NULL; i++)
+		fn(arg, intel_mods[i]);
+}
+
+static int
+is_modifier(cpc_t *cpc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; intel_mods[i] != NULL; i++)
+		if (strcmp(name, intel_mods[i]) == 0)
+			return cpc_vendor(cpc) == CPC_VENDOR_INTEL &&
+			    (cpc->c_hwpmu || forced_pmu());
+	return 0;
 }
 
 /* The kernel has a core PMU for the CPU (not just software events). */
@@ -301,19 +244,28 @@ offer_generic(struct suggest *sg)
 	size_t i, c, o;
 	char name[64];
 
-	for (i = 0; i < sizeof(perf_events) / sizeof(*perf_events); i++)
-		suggest_offer(sg, "", perf_events[i].ne_name);
-	for (i = 0; i < sizeof(papi_events) / sizeof(*papi_events); i++)
-		suggest_offer(sg, "PAPI_", papi_events[i].pe_name);
-	for (c = 0; c < NCACHE; c++)
-		for (o = 0; o < NOPS; o++) {
-			snprintf(name, sizeof(name), "%s-%s", cache_names[c],
-			    cache_ops[o][0]);
+	for (i = 0; i < cpc_nperf_names; i++)
+		suggest_offer(sg, "", cpc_perf_names[i].nm_name);
+	for (i = 0; i < cpc_ngeneric_names; i++)
+		suggest_offer(sg, "PAPI_", cpc_generic_names[i].gn_name);
+	for (i = 0; i < cpc_nclassic_names; i++)
+		suggest_offer(sg, "", cpc_classic_names[i].cl_name);
+	for (c = 0; c < cpc_ncache_names; c++)
+		for (o = 0; o < cpc_ncache_ops; o++) {
+			snprintf(name, sizeof(name), "%s-%s", cpc_cache_names[c],
+			    cpc_cache_ops[o][0]);
 			suggest_offer(sg, "", name);
-			snprintf(name, sizeof(name), "%s-%s", cache_names[c],
-			    cache_ops[o][1]);
+			snprintf(name, sizeof(name), "%s-%s", cpc_cache_names[c],
+			    cpc_cache_ops[o][1]);
 			suggest_offer(sg, "", name);
 		}
+}
+
+static void
+offer_native(void *arg, const char *name, const char *desc)
+{
+	(void)desc;
+	suggest_offer(arg, "", name);
 }
 
 /* ---- stage 3: generic names ---- */
@@ -325,22 +277,22 @@ lookup_perf(const char *name, struct cpc_event *ev)
 	int r;
 	char buf[64];
 
-	for (i = 0; i < sizeof(perf_events) / sizeof(*perf_events); i++)
-		if (strcmp(name, perf_events[i].ne_name) == 0) {
-			const struct named_event *ne = &perf_events[i];
+	for (i = 0; i < cpc_nperf_names; i++)
+		if (strcmp(name, cpc_perf_names[i].nm_name) == 0) {
+			const struct cpc_named *ne = &cpc_perf_names[i];
 
-			ev->ev_type = ne->ne_type;
-			ev->ev_config = ne->ne_config;
-			ev->ev_modes = ne->ne_modes;
-			ev->ev_hw = ne->ne_type == PERF_TYPE_HARDWARE;
+			ev->ev_type = ne->nm_type;
+			ev->ev_config = ne->nm_config;
+			ev->ev_modes = ne->nm_modes;
+			ev->ev_hw = ne->nm_type == PERF_TYPE_HARDWARE;
 			ev->ev_kind = ev->ev_hw ? EVK_HARDWARE : EVK_SOFTWARE;
 			return 0;
 		}
-	for (c = 0; c < NCACHE; c++)
-		for (o = 0; o < NOPS; o++)
+	for (c = 0; c < cpc_ncache_names; c++)
+		for (o = 0; o < cpc_ncache_ops; o++)
 			for (r = 0; r < 2; r++) {
 				snprintf(buf, sizeof(buf), "%s-%s",
-				    cache_names[c], cache_ops[o][r]);
+				    cpc_cache_names[c], cpc_cache_ops[o][r]);
 				if (strcmp(name, buf) != 0)
 					continue;
 				ev->ev_kind = EVK_HWCACHE;
@@ -355,18 +307,102 @@ lookup_perf(const char *name, struct cpc_event *ev)
 	return -1;
 }
 
-static int
-lookup_generic(const char *name, struct cpc_event *ev)
+static void
+no_pmu_error(cpc_t *cpc, const char *fn, const char *name)
 {
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot count '%s': no hardware "
+	    "PMU (virtual machine without a virtual PMU?); software events "
+	    "and tracepoints can be counted instead, such as cpu-clock, "
+	    "task-clock, context-switches, page-faults or "
+	    "sched:sched_switch", name);
+}
+
+/* The catalogue's PMU has a native event for a generic name. */
+static int
+generic_native(cpc_t *cpc, const struct cpc_generic *g,
+    struct cpc_event *ev)
+{
+	char cand[CPC_MAX_EVENT_LEN], *p, *save = NULL;
+	struct cpc_pmu pmu;
+
+	/* Without a PMU to count on, libpfm4 is not worth starting. */
+	if (g->gn_native == NULL || (!cpc->c_hwpmu && !forced_pmu()) ||
+	    cpc_pfm_pmu(cpc, &pmu) != 0)
+		return -1;
+	snprintf(cand, sizeof(cand), "%s", g->gn_native);
+	for (p = strtok_r(cand, "|", &save); p != NULL;
+	    p = strtok_r(NULL, "|", &save))
+		if (cpc_pfm_lookup(cpc, NULL, p, ev) == 0)
+			return 0;
+	return -1;
+}
+
+/*
+ * Stage 3: perf's names and PAPI_* (either spelling).  0 found; 1 not a
+ * generic name; -1 reported.
+ */
+static int
+lookup_generic(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	const struct cpc_generic *g = NULL;
+	struct cpc_pmu pmu;
 	size_t i;
 
-	if (strncasecmp(name, "PAPI_", 5) == 0) {
-		for (i = 0; i < sizeof(papi_events) / sizeof(*papi_events); i++)
-			if (strcasecmp(name + 5, papi_events[i].pe_name) == 0)
-				return lookup_perf(papi_events[i].pe_perf, ev);
+	if (strncasecmp(name, "PAPI_", 5) != 0)
+		return lookup_perf(name, ev) == 0 ? 0 : 1;
+	for (i = 0; i < cpc_ngeneric_names && g == NULL; i++)
+		if (strcasecmp(name + 5, cpc_generic_names[i].gn_name) == 0)
+			g = &cpc_generic_names[i];
+	if (g == NULL)
+		return 1;
+	if (generic_native(cpc, g, ev) == 0)
+		return 0;
+	if (g->gn_perf != NULL && lookup_perf(g->gn_perf, ev) == 0)
+		return 0;
+	if (!cpc->c_hwpmu && !forced_pmu()) {
+		no_pmu_error(cpc, fn, name);
+		errno = ENOTSUP;
 		return -1;
 	}
-	return lookup_perf(name, ev);
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "generic event '%s' (%s) has no "
+	    "equivalent on this processor (%s); see generic_events(3)", name,
+	    g->gn_desc, cpc_pfm_pmu(cpc, &pmu) == 0 ? pmu.pm_desc :
+	    "no hardware PMU known to libpfm4");
+	errno = ENOTSUP;
+	return -1;
+}
+
+/*
+ * Stage 4: the classic Solaris names, each standing for another name; a
+ * derived one counts the difference of two.  0, 1 or -1 as above.
+ */
+static int
+lookup_classic(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	const struct cpc_classic *cl = NULL;
+	struct cpc_event sub;
+	size_t i;
+
+	for (i = 0; i < cpc_nclassic_names && cl == NULL; i++)
+		if (strcmp(name, cpc_classic_names[i].cl_name) == 0)
+			cl = &cpc_classic_names[i];
+	if (cl == NULL)
+		return 1;
+	if (lookup_generic(cpc, fn, cl->cl_event, ev) != 0)
+		return -1;
+	if (cl->cl_minus == NULL)
+		return 0;
+	memset(&sub, 0, sizeof(sub));	/* lookup_perf sets no config1/2 */
+	if (lookup_generic(cpc, fn, cl->cl_minus, &sub) != 0)
+		return -1;
+	ev->ev_derived = 1;
+	ev->ev_sub.en_type = sub.ev_type;
+	ev->ev_sub.en_config = sub.ev_config;
+	ev->ev_sub.en_config1 = sub.ev_config1;
+	ev->ev_sub.en_config2 = sub.ev_config2;
+	return 0;
 }
 
 /* ---- stage 1: sysfs PMU events, pmu/term=val,.../ ---- */
@@ -663,23 +699,134 @@ lookup_raw(const char *name, struct cpc_event *ev)
 	return 0;
 }
 
+/* Unknown everywhere: say so, with the closest names of every kind. */
 static void
-no_pmu_error(cpc_t *cpc, const char *fn, const char *name)
+unknown_event(cpc_t *cpc, const char *fn, const char *name)
 {
-	cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot count '%s': no hardware "
-	    "PMU (virtual machine without a virtual PMU?); software events "
-	    "and tracepoints can be counted instead, such as cpu-clock, "
-	    "task-clock, context-switches, page-faults or "
-	    "sched:sched_switch", name);
+	char hint[3 * CPC_MAX_EVENT_LEN + 64];
+	char where[256], base[CPC_MAX_EVENT_LEN], *colon;
+	struct cpc_pmu pmu;
+	struct suggest sg;
+
+	/* Another CPU's native name, or one of a CPU libpfm4 does not know. */
+	if (cpc_pfm_where(name, where, sizeof(where)) == 0) {
+		if (!cpc->c_hwpmu && !forced_pmu()) {
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot count "
+			    "'%s': no hardware PMU (virtual machine without a "
+			    "virtual PMU?); it is a libpfm4 event of %s", name,
+			    where);
+			errno = ENOTSUP;
+		} else if (cpc_pfm_pmu(cpc, &pmu) == 0)
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' is not an "
+			    "event of this processor (%s): libpfm4 has it for "
+			    "%s", name, pmu.pm_desc, where);
+		else
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' is a "
+			    "libpfm4 event of %s, but libpfm4 does not know "
+			    "this processor; use a raw code or the cpu PMU's "
+			    "terms (cpu/event=0x..,umask=0x../)", name, where);
+		return;
+	}
+	/* EVENT:UMASK is compared by its event part. */
+	snprintf(base, sizeof(base), "%s", name);
+	if ((colon = strchr(base, ':')) != NULL && colon[1] != ':')
+		*colon = '\0';
+	suggest_init(&sg, base);
+	offer_generic(&sg);
+	cpc_pfm_walk(cpc, &sg, offer_native);
+	suggest_text(&sg, hint, sizeof(hint));
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s'%s", name,
+	    hint);
+}
+
+static int
+has_upper(const char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (isupper((unsigned char)*s))
+			return 1;
+	return 0;
+}
+
+/* A tracefs system of that name exists (tracefs mounted, dir there). */
+static int
+is_trace_system(const char *name)
+{
+	const char *dir = cpc_tracefs_dir(), *colon = strchr(name, ':');
+	char path[512];
+	struct stat st;
+
+	if (dir == NULL || colon - name > 255)
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%.*s", dir,
+	    (int)(colon - name), name);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Every stage, in order; 0 with ev filled, or -1 reported.  The kernel's
+ * ability to count the result is not checked here.
+ */
+int
+cpc_event_encode(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	int rc;
+
+	memset(ev, 0, sizeof(*ev));
+	if (name[0] == '\0') {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "empty event name");
+		return -1;
+	}
+	if (strchr(name, '/') != NULL)
+		return lookup_pmu(cpc, fn, name, ev);
+	if (strstr(name, "::") != NULL) {
+		if ((rc = cpc_pfm_lookup(cpc, fn, name, ev)) == 1)
+			unknown_event(cpc, fn, name);
+		return rc == 0 ? 0 : -1;
+	}
+	if (strchr(name, ':') != NULL) {
+		char where[256];
+
+		if (is_trace_system(name))
+			return lookup_tracepoint(cpc, fn, name, ev);
+		if ((rc = cpc_pfm_lookup(cpc, fn, name, ev)) != 1)
+			return rc;
+		/* Tracepoint systems are lower case; native names not. */
+		if (cpc_pfm_where(name, where, sizeof(where)) == 0 ||
+		    has_upper(name, strchr(name, ':'))) {
+			unknown_event(cpc, fn, name);
+			return -1;
+		}
+		return lookup_tracepoint(cpc, fn, name, ev);
+	}
+	/* A number is never a native name: no libpfm4 for raw codes. */
+	if ((rc = lookup_generic(cpc, fn, name, ev)) != 1 ||
+	    (rc = lookup_classic(cpc, fn, name, ev)) != 1)
+		return rc;
+	if (lookup_raw(name, ev) == 0)
+		return 0;
+	if ((rc = cpc_pfm_lookup(cpc, fn, name, ev)) != 1)
+		return rc;
+	unknown_event(cpc, fn, name);
+	return -1;
+}
+
+static int
+resolve(cpc_t *cpc, const char *fn, const char *name, struct cpc_event *ev)
+{
+	if (cpc_event_encode(cpc, fn, name, ev) != 0)
+		return -1;
+	if (ev->ev_hw && !cpc->c_hwpmu) {
+		no_pmu_error(cpc, fn, name);
+		errno = ENOTSUP;
+		return -1;
+	}
+	return 0;
 }
 
 /*
  * Resolve name into ev, or report through the handler and return -1.
- */
-static int
-resolve(cpc_t *cpc, const char *fn, const char *name, struct cpc_event *ev);
-
-/*
  * errno on failure: EINVAL for a name that is wrong; ENOSYS when tracefs
  * is missing, EACCES when it is not readable, ENOTSUP for a hardware event
  * on a machine without a hardware PMU (the name is right, the machine
@@ -705,6 +852,7 @@ cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
 			}
 		pthread_mutex_unlock(&cpc->c_lock);
 	}
+	errno = 0;
 	if (resolve(cpc, fn, name, ev) == 0) {
 		if (slow && strlen(name) < CPC_MAX_EVENT_LEN) {
 			struct cpc_evcache *c;
@@ -723,35 +871,53 @@ cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
 	return -1;
 }
 
-static int
-resolve(cpc_t *cpc, const char *fn, const char *name, struct cpc_event *ev)
+/* The attribute names a request may carry here, for a message. */
+static void
+add_attr_name(void *arg, const char *attr)
 {
-	char hint[3 * CPC_MAX_EVENT_LEN + 64];
-	struct suggest sg;
+	char *buf = arg;
+	size_t n = strlen(buf);
 
-	memset(ev, 0, sizeof(*ev));
-	if (name[0] == '\0') {
-		cpc_err(cpc, fn, CPC_INVALID_EVENT, "empty event name");
-		return -1;
-	}
-	if (strchr(name, '/') != NULL)
-		return lookup_pmu(cpc, fn, name, ev);
-	if (strchr(name, ':') != NULL)
-		return lookup_tracepoint(cpc, fn, name, ev);
-	if (lookup_generic(name, ev) == 0 || lookup_raw(name, ev) == 0) {
-		if (ev->ev_hw && !cpc->c_hwpmu) {
-			no_pmu_error(cpc, fn, name);
-			errno = ENOTSUP;
+	snprintf(buf + n, 256 - n, "%s%s", n > 0 ? " " : "", attr);
+}
+
+/*
+ * libpfm4 modifiers go into the native name, which is encoded again:
+ * INST_RETIRED:ANY_P with intx=1 becomes INST_RETIRED:ANY_P:intx=1.
+ */
+static int
+apply_modifiers(cpc_t *cpc, const char *fn, struct cpc_request *req)
+{
+	char name[CPC_MAX_EVENT_LEN];
+	struct cpc_event ev;
+	size_t n;
+	uint_t i;
+	int any = 0;
+
+	snprintf(name, sizeof(name), "%s", req->cr_event);
+	for (i = 0; i < req->cr_nattrs; i++) {
+		const cpc_attr_t *a = &req->cr_attrs[i];
+
+		if (!is_modifier(cpc, a->ca_name))
+			continue;
+		if (req->cr_ev.ev_kind != EVK_NATIVE) {
+			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "attribute "
+			    "'%s' is a libpfm4 modifier and applies only to "
+			    "native events (such as INST_RETIRED:ANY_P), not "
+			    "to '%s'", a->ca_name, req->cr_event);
 			return -1;
 		}
-		return 0;
+		n = strlen(name);
+		snprintf(name + n, sizeof(name) - n, ":%s=%llu", a->ca_name,
+		    (unsigned long long)a->ca_val);
+		any = 1;
 	}
-	suggest_init(&sg, name);
-	offer_generic(&sg);
-	suggest_text(&sg, hint, sizeof(hint));
-	cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s'%s", name,
-	    hint);
-	return -1;
+	if (!any)
+		return 0;
+	if (cpc_pfm_lookup(cpc, fn, name, &ev) != 0)
+		return -1;
+	req->cr_ev = ev;
+	return 0;
 }
 
 /*
@@ -761,36 +927,44 @@ resolve(cpc_t *cpc, const char *fn, const char *name, struct cpc_event *ev)
 int
 cpc_event_apply_attrs(cpc_t *cpc, const char *fn, struct cpc_request *req)
 {
+	char known[256] = "";
 	uint_t i;
 	size_t k;
 
+	if (apply_modifiers(cpc, fn, req) != 0)
+		return -1;
 	for (i = 0; i < req->cr_nattrs; i++) {
 		const cpc_attr_t *a = &req->cr_attrs[i];
 
 		if (strcmp(a->ca_name, "picnum") == 0) {
-			if (a->ca_val >= cpc->c_npic) {
+			if (a->ca_val >= cpc_npic(cpc)) {
 				cpc_err(cpc, fn, CPC_INVALID_PICNUM, "counter "
 				    "number %llu out of range (0-%u)",
 				    (unsigned long long)a->ca_val,
-				    cpc->c_npic - 1);
+				    cpc_npic(cpc) - 1);
 				return -1;
 			}
 			req->cr_picnum = (int)a->ca_val;
 			continue;
 		}
+		if (is_modifier(cpc, a->ca_name))
+			continue;
 		for (k = 0; k < NRAWATTR; k++)
 			if (strcmp(a->ca_name, raw_attrs[k].ra_name) == 0)
 				break;
-		if (k == NRAWATTR) {
+		if (k == NRAWATTR || cpc_vendor(cpc) == CPC_VENDOR_ARM) {
+			cpc_event_walk_attrs(cpc, known, add_attr_name);
 			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "unknown "
-			    "attribute '%s' (known: umask cmask edge inv pc "
-			    "anythr)", a->ca_name);
+			    "attribute '%s' (%s%s)", a->ca_name,
+			    known[0] != '\0' ? "known: " : "this "
+			    "processor's events take none", known);
 			return -1;
 		}
 		if (!req->cr_ev.ev_attrs) {
 			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "attribute "
-			    "'%s' applies only to raw event codes, not to "
-			    "'%s'", a->ca_name, req->cr_event);
+			    "'%s' applies only to raw event codes and x86 "
+			    "native events, not to '%s'", a->ca_name,
+			    req->cr_event);
 			return -1;
 		}
 		if (a->ca_val > raw_attrs[k].ra_max) {
@@ -806,98 +980,4 @@ cpc_event_apply_attrs(cpc_t *cpc, const char *fn, struct cpc_request *req)
 		req->cr_ev.ev_config |= a->ca_val << raw_attrs[k].ra_shift;
 	}
 	return 0;
-}
-
-/* ---- walkers ---- */
-
-CPC_EXPORT void
-cpc_walk_generic_events_all(cpc_t *cpc, void *arg,
-    void (*fn)(void *arg, const char *event))
-{
-	struct cpc_event ev;
-	char name[64];
-	size_t i;
-
-	for (i = 0; i < sizeof(papi_events) / sizeof(*papi_events); i++) {
-		if (lookup_perf(papi_events[i].pe_perf, &ev) != 0 ||
-		    (ev.ev_hw && !cpc->c_hwpmu))
-			continue;
-		snprintf(name, sizeof(name), "PAPI_%s", papi_events[i].pe_name);
-		fn(arg, name);
-	}
-}
-
-struct pic_walk {
-	uint_t	  pw_pic;
-	void	 *pw_arg;
-	void	(*pw_fn)(void *, uint_t, const char *);
-};
-
-static void
-pic_adapter(void *arg, const char *event)
-{
-	struct pic_walk *pw = arg;
-
-	pw->pw_fn(pw->pw_arg, pw->pw_pic, event);
-}
-
-CPC_EXPORT void
-cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
-    void (*fn)(void *arg, uint_t picno, const char *event))
-{
-	struct pic_walk pw = { picno, arg, fn };
-
-	if (picno >= cpc->c_npic) {
-		errno = EINVAL;
-		return;
-	}
-	cpc_walk_generic_events_all(cpc, &pw, pic_adapter);
-}
-
-/* Platform events: perf's generic names this machine can count. */
-CPC_EXPORT void
-cpc_walk_events_all(cpc_t *cpc, void *arg,
-    void (*fn)(void *arg, const char *event))
-{
-	char name[64];
-	size_t i, c, o;
-	int r;
-
-	for (i = 0; i < sizeof(perf_events) / sizeof(*perf_events); i++)
-		if (perf_events[i].ne_type != PERF_TYPE_HARDWARE ||
-		    cpc->c_hwpmu)
-			fn(arg, perf_events[i].ne_name);
-	if (!cpc->c_hwpmu)
-		return;
-	for (c = 0; c < NCACHE; c++)
-		for (o = 0; o < NOPS; o++)
-			for (r = 0; r < 2; r++) {
-				snprintf(name, sizeof(name), "%s-%s",
-				    cache_names[c], cache_ops[o][r]);
-				fn(arg, name);
-			}
-}
-
-CPC_EXPORT void
-cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
-    void (*fn)(void *arg, uint_t picno, const char *event))
-{
-	struct pic_walk pw = { picno, arg, fn };
-
-	if (picno >= cpc->c_npic) {
-		errno = EINVAL;
-		return;
-	}
-	cpc_walk_events_all(cpc, &pw, pic_adapter);
-}
-
-CPC_EXPORT void
-cpc_walk_attrs(cpc_t *cpc, void *arg, void (*fn)(void *arg, const char *attr))
-{
-	size_t i;
-
-	(void)cpc;
-	for (i = 0; attr_names[i] != NULL; i++)
-		fn(arg, attr_names[i]);
-	fn(arg, "picnum");
 }

@@ -105,10 +105,10 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		errno = EINVAL;
 		return -1;
 	}
-	if ((uint_t)set->cs_nreqs >= cpc->c_npic) {
+	if ((uint_t)set->cs_nreqs >= cpc_npic(cpc)) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "a set holds at most "
-		    "%u requests here", cpc->c_npic);
+		    "%u requests here", cpc_npic(cpc));
 		return -1;
 	}
 	memset(&r, 0, sizeof(r));

@@ -275,7 +275,7 @@ teardown() {
 
 @test "umask on an event that is not a raw code" {
 	run --separate-stderr "$CPUSTAT" -c cpu-clock,umask=1 0.1 1
-	expect_usage_error "-c 'cpu-clock,umask=1': attribute 'umask' applies only to raw event codes, not to 'cpu-clock'"
+	expect_usage_error "-c 'cpu-clock,umask=1': attribute 'umask' applies only to raw event codes and x86 native events, not to 'cpu-clock'"
 }
 
 @test "a hardware event on a machine without a hardware PMU" {

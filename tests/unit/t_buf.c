@@ -444,13 +444,13 @@ static const struct errcase errcases[] = {
 	  "unknown event 'page-fualts'; did you mean 'page-faults'?" },
 	{ "PAPI_tot_ccy", NULL, 0, CPC_INVALID_EVENT, EINVAL,
 	  "unknown event 'PAPI_tot_ccy'; did you mean 'PAPI_tot_cyc', "
-	  "'PAPI_tot_ins' or 'PAPI_ref_cyc'?" },
+	  "'PAPI_ful_ccy' or 'PAPI_tot_iis'?" },
 	{ "task-clock", "umask", 1, CPC_INVALID_ATTRIBUTE, EINVAL,
-	  "attribute 'umask' applies only to raw event codes, not to "
-	  "'task-clock'" },
+	  "attribute 'umask' applies only to raw event codes and x86 native "
+	  "events, not to 'task-clock'" },
 	{ "page-faults", "edge", 1, CPC_INVALID_ATTRIBUTE, EINVAL,
-	  "attribute 'edge' applies only to raw event codes, not to "
-	  "'page-faults'" },
+	  "attribute 'edge' applies only to raw event codes and x86 native "
+	  "events, not to 'page-faults'" },
 	{ "task-clock", "bogus", 1, CPC_INVALID_ATTRIBUTE, EINVAL,
 	  "unknown attribute 'bogus' (known: umask cmask edge inv pc "
 	  "anythr)" },

@@ -497,7 +497,8 @@ test_strtoset(void)
 	set = cpc_strtoset(cpc, "task-clock,umask=1", 0);
 	tap_ok(set == NULL, "cpc_strtoset: umask on a software event fails");
 	tap_str(errh_last(), "attribute 'umask' applies only to raw event "
-	    "codes, not to 'task-clock'", "cpc_strtoset: attribute message");
+	    "codes and x86 native events, not to 'task-clock'",
+	    "cpc_strtoset: attribute message");
 	cpc_close(cpc);
 }
 

@@ -1,0 +1,433 @@
+/*
+ * t_events - the event catalogue's resolution order and encodings.
+ *
+ * Names that need no hardware PMU are checked against the kernel's own
+ * numbers (tracefs ids, sysfs PMU types).  libpfm4's native names are
+ * checked under LIBPFM_FORCE_PMU, which libpfm4 reads once per process:
+ * each forced table is checked in a child, which sends its results to
+ * the parent over a pipe.  A derived request (EC_hit, two counters) is
+ * checked with an exact oracle: getpid calls minus getppid calls.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+
+#include "cpc_impl.h"
+#include "tap.h"
+
+static char lastmsg[1024];
+
+static void
+keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
+{
+	(void)fn;
+	(void)subcode;
+	vsnprintf(lastmsg, sizeof(lastmsg), fmt, ap);
+}
+
+/* In a child: results go to the parent, a line each. */
+static FILE *out;
+
+static void __attribute__((format(printf, 2, 3)))
+check(int cond, const char *fmt, ...)
+{
+	char name[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	if (out == NULL)
+		tap_ok(cond, "%s", name);
+	else
+		fprintf(out, "%c\t%s\t%s\n", cond ? 'P' : 'F', name,
+		    cond ? "" : lastmsg);
+}
+
+static void
+skip(const char *why, const char *name)
+{
+	if (out == NULL)
+		tap_skip(why, name);
+	else
+		fprintf(out, "S\t%s\t%s\n", name, why);
+}
+
+/* name encodes to type/config (quietly, whatever the kernel offers). */
+static void
+enc_is(cpc_t *cpc, const char *name, uint32_t type, uint64_t config)
+{
+	struct cpc_event ev;
+	int rc;
+
+	lastmsg[0] = '\0';
+	rc = cpc_event_encode(cpc, "t", name, &ev);
+	check(rc == 0 && ev.ev_type == type && ev.ev_config == config,
+	    "%s encodes to type %u config %#llx (got %d: %u %#llx)", name,
+	    type, (unsigned long long)config, rc, ev.ev_type,
+	    (unsigned long long)ev.ev_config);
+}
+
+/* name fails to encode with a message containing text. */
+static void
+enc_fails(cpc_t *cpc, const char *name, const char *text)
+{
+	struct cpc_event ev;
+	int rc;
+
+	lastmsg[0] = '\0';
+	rc = cpc_event_encode(cpc, "t", name, &ev);
+	check(rc != 0 && strstr(lastmsg, text) != NULL,
+	    "%s is refused, saying '%s'", name, text);
+}
+
+static int
+read_num(const char *path, unsigned long long *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fscanf(f, "%llu", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* Attributes folded into a native x86 event, or passed to libpfm4. */
+static void
+attrs_are(cpc_t *cpc, const char *name, const char *attr, uint64_t val,
+    uint64_t config, uint64_t mask)
+{
+	struct cpc_request req;
+	cpc_attr_t a = { (char *)attr, val };
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	req.cr_event = (char *)name;
+	req.cr_attrs = &a;
+	req.cr_nattrs = 1;
+	lastmsg[0] = '\0';
+	rc = cpc_event_encode(cpc, "t", name, &req.cr_ev);
+	if (rc == 0)
+		rc = cpc_event_apply_attrs(cpc, "t", &req);
+	check(rc == 0 && (req.cr_ev.ev_config & mask) == config,
+	    "%s with %s=%llu: config & %#llx is %#llx (got %#llx)", name,
+	    attr, (unsigned long long)val, (unsigned long long)mask,
+	    (unsigned long long)config,
+	    (unsigned long long)req.cr_ev.ev_config);
+}
+
+static void
+have_attr(void *arg, const char *attr)
+{
+	char *buf = arg;
+
+	strcat(buf, " ");
+	strcat(buf, attr);
+}
+
+static void
+forced_skl(cpc_t *cpc)
+{
+	char attrs[256] = "";
+
+	enc_is(cpc, "INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0);
+	enc_is(cpc, "skl::INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0);
+	enc_is(cpc, "INST_RETIRED", PERF_TYPE_RAW, 0xc0);
+	enc_is(cpc, "BR_INST_RETIRED:CONDITIONAL", PERF_TYPE_RAW, 0x1c4);
+	enc_is(cpc, "UNHALTED_CORE_CYCLES", PERF_TYPE_RAW, 0x3c);
+	enc_is(cpc, "INST_RETIRED:ANY_P:c=2", PERF_TYPE_RAW, 0x20000c0);
+	/* Generic and classic names keep the kernel's mapping. */
+	enc_is(cpc, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	enc_is(cpc, "Cycle_cnt", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_CPU_CYCLES);
+	enc_fails(cpc, "INST_RETIRED:BOGUS", "unit masks ANY_P");
+	enc_fails(cpc, "INST_RETIRED:ANY_P:u", "nouser and sys");
+	enc_fails(cpc, "RETIRED_INSTRUCTIONS", "not an event of this "
+	    "processor (Intel Skylake)");
+	enc_fails(cpc, "INST_RETIRD", "'INST_RETIRED'");
+	check(cpc_npic(cpc) == 11, "8 general-purpose and 3 fixed "
+	    "counters make npic 11 (got %u)", cpc_npic(cpc));
+	check(strstr(cpc_cciname(cpc), "Intel Skylake") != NULL,
+	    "cciname names it (%s)", cpc_cciname(cpc));
+	check(strstr(cpc_cpuref(cpc), "Intel 64 and IA-32") != NULL,
+	    "cpuref is Intel's manual");
+	cpc_walk_attrs(cpc, attrs, have_attr);
+	check(strstr(attrs, " umask cmask edge inv pc anythr intx intxcp "
+	    "ldlat fe_thres") != NULL, "attributes are the event "
+	    "select's and libpfm4's modifiers (%s)", attrs);
+	attrs_are(cpc, "INST_RETIRED:ANY_P", "cmask", 2, 0x20000c0,
+	    0xff00ffff);
+	attrs_are(cpc, "INST_RETIRED:ANY_P", "umask", 3, 0x3c0, 0xffff);
+	attrs_are(cpc, "INST_RETIRED:ANY_P", "inv", 1, 1 << 23, 1 << 23);
+	/* in_tx is bit 32 of the cpu PMU's config (its sysfs format). */
+	attrs_are(cpc, "INST_RETIRED:ANY_P", "intx", 1, 1ULL << 32,
+	    1ULL << 32);
+}
+
+static void
+forced_zen3(cpc_t *cpc)
+{
+	char attrs[256] = "";
+
+	enc_is(cpc, "RETIRED_INSTRUCTIONS", PERF_TYPE_RAW, 0xc0);
+	enc_is(cpc, "amd64_fam19h_zen3::RETIRED_BRANCH_INSTRUCTIONS",
+	    PERF_TYPE_RAW, 0xc2);
+	enc_fails(cpc, "INST_RETIRED:ANY_P", "unknown event");
+	check(cpc_npic(cpc) == 6, "npic 6 (got %u)", cpc_npic(cpc));
+	check(strstr(cpc_cciname(cpc), "Zen3") != NULL, "cciname "
+	    "names it (%s)", cpc_cciname(cpc));
+	check(strstr(cpc_cpuref(cpc), "AMD") != NULL, "cpuref is "
+	    "AMD's manual");
+	cpc_walk_attrs(cpc, attrs, have_attr);
+	check(strstr(attrs, "umask") != NULL && strstr(attrs, "intx") ==
+	    NULL, "no Intel modifiers among the attributes (%s)",
+	    attrs);
+}
+
+static void
+forced_ac57(cpc_t *cpc)
+{
+	char attrs[256] = "";
+
+	/* ARMv8 common event numbers: INST_RETIRED 0x08, CPU_CYCLES 0x11. */
+	enc_is(cpc, "INST_RETIRED", PERF_TYPE_RAW, 0x08);
+	enc_is(cpc, "CPU_CYCLES", PERF_TYPE_RAW, 0x11);
+	cpc_walk_attrs(cpc, attrs, have_attr);
+	check(strcmp(attrs, " picnum") == 0, "ARM events take no "
+	    "attributes (%s)", attrs);
+}
+
+static const struct {
+	const char	*pmu;
+	void		(*fn)(cpc_t *);
+} tables[] = {
+	{ "skl", forced_skl },
+	{ "amd64_fam19h_zen3", forced_zen3 },
+	{ "arm_ac57", forced_ac57 },
+};
+
+/* "t_events forced PMU FD": check one table, results to FD. */
+static int
+forced_child(const char *pmu, int fd)
+{
+	cpc_t *cpc;
+	size_t i;
+
+	if ((out = fdopen(fd, "w")) == NULL ||
+	    (cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
+		return 1;
+	cpc_seterrhndlr(cpc, keep_msg);
+	for (i = 0; i < sizeof(tables) / sizeof(*tables); i++) {
+		if (strcmp(tables[i].pmu, pmu) != 0)
+			continue;
+		if (strncmp(cpc_cciname(cpc), "no libpfm4 table", 16) == 0)
+			skip("this libpfm4 has no such table (it carries its "
+			    "own architecture's only)", pmu);
+		else
+			tables[i].fn(cpc);
+	}
+	cpc_close(cpc);
+	fclose(out);
+	return 0;
+}
+
+/* Run a table's checks in a child under LIBPFM_FORCE_PMU; relay them. */
+static void
+forced(const char *pmu)
+{
+	char line[2048], *name, *detail;
+	int fds[2], status;
+	pid_t pid;
+	FILE *in;
+
+	if (pipe(fds) != 0 || (pid = fork()) < 0) {
+		tap_ok(0, "%s: fork", pmu);
+		return;
+	}
+	if (pid == 0) {
+		char fd[16];
+
+		/* A fresh process: libpfm4 reads the variable once. */
+		close(fds[0]);
+		snprintf(fd, sizeof(fd), "%d", fds[1]);
+		setenv("LIBPFM_FORCE_PMU", pmu, 1);
+		execl("/proc/self/exe", "t_events", "forced", pmu, fd,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	while (fgets(line, sizeof(line), in) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		name = line + 2;
+		if ((detail = strchr(name, '\t')) != NULL)
+			*detail++ = '\0';
+		if (line[0] == 'S')
+			tap_skip(detail, name);
+		else if (tap_ok(line[0] == 'P', "%s: %s", pmu, name) == 0 &&
+		    detail != NULL && *detail != '\0')
+			printf("#   message: %s\n", detail);
+	}
+	fclose(in);
+	tap_ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0, "%s: the child ran to its end", pmu);
+}
+
+/* EC_hit's machinery: a request counting one event minus another. */
+static void
+derived_oracle(cpc_t *cpc)
+{
+	struct cpc_event sub;
+	cpc_set_t *set;
+	cpc_buf_t *b0, *b1;
+	uint64_t v0 = 0, v1 = 0;
+	int i;
+
+	if (cpc_event_encode(cpc, NULL, "syscalls:sys_enter_getppid",
+	    &sub) != 0 || (set = cpc_set_create(cpc)) == NULL ||
+	    cpc_set_add_request(cpc, set, "syscalls:sys_enter_getpid", 0,
+	    CPC_COUNT_USER, 0, NULL) != 0) {
+		tap_skip("tracepoints not readable here (root and tracefs)",
+		    "derived request: getpid minus getppid");
+		return;
+	}
+	set->cs_reqs[0].cr_ev.ev_derived = 1;
+	set->cs_reqs[0].cr_ev.ev_sub.en_type = sub.ev_type;
+	set->cs_reqs[0].cr_ev.ev_sub.en_config = sub.ev_config;
+	b0 = cpc_buf_create(cpc, set);
+	b1 = cpc_buf_create(cpc, set);
+	if (cpc_bind_curlwp(cpc, set, 0) != 0) {
+		tap_skip("cannot bind tracepoints here", "derived request");
+		return;
+	}
+	cpc_set_sample(cpc, set, b0);
+	for (i = 0; i < 1000; i++)
+		(void)syscall(SYS_getpid);
+	for (i = 0; i < 300; i++)
+		(void)syscall(SYS_getppid);
+	cpc_set_sample(cpc, set, b1);
+	cpc_buf_get(cpc, b0, 0, &v0);
+	cpc_buf_get(cpc, b1, 0, &v1);
+	tap_u64(v1 - v0, 700, "derived request: 1000 getpid minus 300 "
+	    "getppid reads 700");
+	for (i = 0; i < 1000; i++)
+		(void)syscall(SYS_getppid);
+	cpc_set_sample(cpc, set, b1);
+	cpc_buf_get(cpc, b1, 0, &v1);
+	tap_u64(v1, 0, "derived request: more subtracted than counted "
+	    "reads 0, not a wrapped number");
+	cpc_unbind(cpc, set);
+	cpc_set_destroy(cpc, set);
+}
+
+int
+main(int argc, char **argv)
+{
+	unsigned long long id, type;
+	struct cpc_event ev, ev2;
+	const char *dir;
+	cpc_set_t *set;
+	char path[512];
+	cpc_t *cpc;
+
+	size_t i;
+
+	if (argc == 4 && strcmp(argv[1], "forced") == 0)
+		return forced_child(argv[2], atoi(argv[3]));
+	unsetenv("LIBPFM_FORCE_PMU");
+	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL) {
+		tap_ok(0, "cpc_open: %s", strerror(errno));
+		return tap_done();
+	}
+	cpc_seterrhndlr(cpc, keep_msg);
+
+	/* Stages 1-4 and 6, and none of them starts libpfm4. */
+	enc_is(cpc, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	enc_is(cpc, "task-clock", PERF_TYPE_SOFTWARE,
+	    PERF_COUNT_SW_TASK_CLOCK);
+	enc_is(cpc, "L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
+	    PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+	    PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+	enc_is(cpc, "PAPI_tot_cyc", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_CPU_CYCLES);
+	enc_is(cpc, "PAPI_TOT_CYC", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_CPU_CYCLES);
+	enc_is(cpc, "PAPI_tot_ins", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_INSTRUCTIONS);
+	enc_is(cpc, "Cycle_cnt", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	enc_is(cpc, "Instr_cnt", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_INSTRUCTIONS);
+	enc_is(cpc, "EC_ref", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_CACHE_REFERENCES);
+	enc_is(cpc, "EC_misses", PERF_TYPE_HARDWARE,
+	    PERF_COUNT_HW_CACHE_MISSES);
+	tap_ok(cpc_event_encode(cpc, "t", "EC_hit", &ev) == 0 &&
+	    ev.ev_derived && ev.ev_config == PERF_COUNT_HW_CACHE_REFERENCES &&
+	    ev.ev_sub.en_type == PERF_TYPE_HARDWARE &&
+	    ev.ev_sub.en_config == PERF_COUNT_HW_CACHE_MISSES,
+	    "EC_hit is cache-references minus cache-misses, two counters");
+	enc_is(cpc, "0xc0", PERF_TYPE_RAW, 0xc0);
+	if ((dir = cpc_tracefs_dir()) != NULL) {
+		snprintf(path, sizeof(path), "%s/events/sched/sched_switch/id",
+		    dir);
+		if (read_num(path, &id) == 0)
+			enc_is(cpc, "sched:sched_switch", PERF_TYPE_TRACEPOINT,
+			    id);
+		else
+			tap_skip("tracefs not readable", "sched:sched_switch");
+	} else
+		tap_skip("tracefs not mounted", "sched:sched_switch");
+	if (read_num("/sys/bus/event_source/devices/msr/type", &type) == 0)
+		enc_is(cpc, "msr/tsc/", (uint32_t)type, 0);
+	else
+		tap_skip("no msr PMU here", "msr/tsc/");
+	tap_ok(!cpc_pfm_used(), "resolving generic, classic, raw, tracepoint "
+	    "and PMU names does not start libpfm4");
+	enc_fails(cpc, "PAPI_no_such", "unknown event");
+	enc_fails(cpc, "instrutcions", "did you mean 'instructions'");
+	enc_fails(cpc, "sched:sched_swtch", "did you mean "
+	    "'sched:sched_switch'");
+	tap_ok(cpc_event_encode(cpc, NULL, "PAPI_tot_cyc", &ev) == 0 &&
+	    cpc_event_encode(cpc, NULL, "PAPI_ToT_cYc", &ev2) == 0 &&
+	    memcmp(&ev, &ev2, sizeof(ev)) == 0, "PAPI names are compared "
+	    "without case");
+
+	/* This machine: the kernel's PMU decides what can be counted. */
+	if (!cpc_have_hw_pmu(cpc)) {
+		set = cpc_set_create(cpc);
+		lastmsg[0] = '\0';
+		errno = 0;
+		tap_ok(cpc_set_add_request(cpc, set, "EC_ref", 0,
+		    CPC_COUNT_USER, 0, NULL) == -1 && errno == ENOTSUP &&
+		    strstr(lastmsg, "no hardware PMU") != NULL,
+		    "without a hardware PMU, EC_ref is refused as not "
+		    "countable here (ENOTSUP), not as unknown");
+		lastmsg[0] = '\0';
+		tap_ok(cpc_set_add_request(cpc, set, "INST_RETIRED:ANY_P", 0,
+		    CPC_COUNT_USER, 0, NULL) == -1 &&
+		    strstr(lastmsg, "no hardware PMU") != NULL,
+		    "without a hardware PMU, a native name is refused as not "
+		    "countable here (%s)", lastmsg);
+		tap_str(cpc_cciname(cpc), "software events only (no hardware "
+		    "PMU)", "cciname says there is no PMU");
+		tap_u64(cpc_npic(cpc), CPC_SOFT_NPIC, "npic is the request "
+		    "slots");
+		cpc_set_destroy(cpc, set);
+	} else
+		tap_skip("this machine has a hardware PMU", "no-PMU messages");
+	derived_oracle(cpc);
+	cpc_close(cpc);
+
+	for (i = 0; i < sizeof(tables) / sizeof(*tables); i++)
+		forced(tables[i].pmu);
+	return tap_done();
+}
