@@ -373,6 +373,18 @@ lookup_generic(cpc_t *cpc, const char *fn, const char *name,
 	return -1;
 }
 
+/* What a classic name stands for: a generic or a native name. */
+static int
+classic_target(cpc_t *cpc, const char *target, struct cpc_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (lookup_generic(cpc, NULL, target, ev) == 0)
+		return 0;
+	if (!cpc->c_hwpmu && !forced_pmu())
+		return -1;
+	return cpc_pfm_lookup(cpc, NULL, target, ev) == 0 ? 0 : -1;
+}
+
 /*
  * Stage 4: the classic Solaris names, each standing for another name; a
  * derived one counts the difference of two.  0, 1 or -1 as above.
@@ -383,6 +395,7 @@ lookup_classic(cpc_t *cpc, const char *fn, const char *name,
 {
 	const struct cpc_classic *cl = NULL;
 	struct cpc_event sub;
+	struct cpc_pmu pmu;
 	size_t i;
 
 	for (i = 0; i < cpc_nclassic_names && cl == NULL; i++)
@@ -390,13 +403,24 @@ lookup_classic(cpc_t *cpc, const char *fn, const char *name,
 			cl = &cpc_classic_names[i];
 	if (cl == NULL)
 		return 1;
-	if (lookup_generic(cpc, fn, cl->cl_event, ev) != 0)
+	if (classic_target(cpc, cl->cl_event, ev) != 0 ||
+	    (cl->cl_minus != NULL &&
+	    classic_target(cpc, cl->cl_minus, &sub) != 0)) {
+		if (!cpc->c_hwpmu && !forced_pmu())
+			no_pmu_error(cpc, fn, name);
+		else
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' (%s) "
+			    "stands for %s%s%s, which this processor (%s) "
+			    "cannot count", name, cl->cl_desc, cl->cl_event,
+			    cl->cl_minus != NULL ? " minus " : "",
+			    cl->cl_minus != NULL ? cl->cl_minus : "",
+			    cpc_pfm_pmu(cpc, &pmu) == 0 ? pmu.pm_desc :
+			    "not in libpfm4's tables");
+		errno = ENOTSUP;
 		return -1;
+	}
 	if (cl->cl_minus == NULL)
 		return 0;
-	memset(&sub, 0, sizeof(sub));	/* lookup_perf sets no config1/2 */
-	if (lookup_generic(cpc, fn, cl->cl_minus, &sub) != 0)
-		return -1;
 	ev->ev_derived = 1;
 	ev->ev_sub.en_type = sub.ev_type;
 	ev->ev_sub.en_config = sub.ev_config;
