@@ -407,6 +407,8 @@ setid_note(pctx_t *p, const char *fn, pid_t pid)
 	    (st.st_mode & S_ISUID) ? "user" : "group");
 }
 
+static long	status_field(pid_t tid, const char *key);
+
 /* The creator's event names a new thread or process. */
 static void
 on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
@@ -418,6 +420,13 @@ on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
 	l = lwp_find(p, child);
 	if (l != NULL && l->l_proc != NULL)
 		return;		/* found while capturing */
+	/*
+	 * clone(2) without CLONE_THREAD makes a process, whatever its exit
+	 * signal; ptrace reports it as a fork only for SIGCHLD.
+	 */
+	if (event == PTRACE_EVENT_CLONE &&
+	    status_field(child, "Tgid") == (long)child)
+		event = PTRACE_EVENT_FORK;
 	if (event == PTRACE_EVENT_CLONE) {
 		pr = ppr;
 	} else {

@@ -172,6 +172,28 @@ sum_ticks() {
 	expect_eq "$(rows exit | wc -l)" 4 "exit lines"
 }
 
+@test "clone(2) of a process with another exit signal: a fork, not a thread" {
+	local wl parent kid sig
+	wl=$(workload forker)
+	# Exit signal SIGUSR1, and none at all: ptrace calls both a clone.
+	for sig in 10 0; do
+		run --separate-stderr "$CPUTRACK" -f -o "$OUT" -c "$EV" "$wl" \
+		    -k "$sig" -p 7 -q 30 -n 1
+		expect_status 0
+		expect_eq "$stderr" "" "stderr (exit signal $sig)"
+		ct_check -f "$OUT"
+		parent=$(awk '/^parent / { print $2 }' <<<"$output")
+		kid=$(awk '/^child / { print $2 }' <<<"$output")
+		expect_eq "$(rows fork | awk '{ print $2, $NF }')" \
+		    "$parent $kid" "a fork line (exit signal $sig)"
+		expect_eq "$(rows lwp_create | wc -l)" 0 "no lwp_create"
+		expect_eq "$(rows exit | awk -v p="$kid" '$2 == p { print $5 }')" \
+		    30 "the child's own exit line (exit signal $sig)"
+		expect_eq "$(rows exit | awk -v p="$parent" '$2 == p { print $5 }')" \
+		    7 "the parent's calls alone (exit signal $sig)"
+	done
+}
+
 @test "vfork with -f: the child is followed like a fork child" {
 	local wl parent kid getpid
 	wl=$(workload forker)

@@ -28,6 +28,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "wl.h"
+
 #define	PROG	"execer"
 
 static void
@@ -35,20 +37,6 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s [-t] A prog [args...]\n", PROG);
 	exit(2);
-}
-
-/* A whole number from lo to hi, or the usage message (exit 2). */
-static long
-number(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
-		usage();
-	return v;
 }
 
 /* Only returns (to exit 127) when the exec failed. */
@@ -85,7 +73,7 @@ main(int argc, char **argv)
 	}
 	if (argc - optind < 2)
 		usage();
-	a = number(argv[optind], 0, 1000000000L);
+	a = wl_num(argv[optind], 0, 1000000000L, usage);
 	for (i = 0; i < a; i++)
 		(void)syscall(SYS_getpid);
 	if (!threaded) {

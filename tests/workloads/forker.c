@@ -3,7 +3,7 @@
  * system calls: the oracle for following (or not following) children
  * created by fork(2) and vfork(2), and for an exec in a child.
  *
- * usage: forker [-p P] [-q Q] [-n N] [-v] [-x status] [-w]
+ * usage: forker [-p P] [-q Q] [-n N] [-v | -k sig] [-x status] [-w]
  *            [-- prog [args...]]
  *
  *	-p P		the parent makes P calls first (default 0)
@@ -12,6 +12,9 @@
  *	-n N		start N children (default 1), one after another,
  *			each waited for (waitpid) before the next starts
  *	-v		make the children with vfork(2), not fork(2)
+ *	-k sig		make the children with clone(2): a new process (no
+ *			CLONE_THREAD) whose exit signal is sig, not SIGCHLD
+ *			(0: none); the tracer sees it as a clone, not a fork
  *	-x status	the parent's exit status (default 0)
  *	-w		do not wait: start all N children back to back and
  *			exit at once; the children may outlive the parent
@@ -41,6 +44,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "wl.h"
+
 #define	PROG	"forker"
 
 struct opts {
@@ -56,6 +62,7 @@ struct opts {
 	long	o_q;		/* -q: each child's calls */
 	long	o_n;		/* -n: number of children */
 	int	o_vfork;	/* -v */
+	int	o_clone;	/* -k: 1 + the exit signal, or 0 */
 	int	o_status;	/* -x */
 	int	o_nowait;	/* -w */
 	char	**o_argv;	/* prog [args...], or NULL */
@@ -71,23 +78,9 @@ static volatile int	vfork_errno;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-p P] [-q Q] [-n N] [-v] [-x status] "
-	    "[-w] [-- prog [args...]]\n", PROG);
+	fprintf(stderr, "usage: %s [-p P] [-q Q] [-n N] [-v | -k sig] "
+	    "[-x status] [-w] [-- prog [args...]]\n", PROG);
 	exit(2);
-}
-
-/* A whole number from lo to hi, or the usage message (exit 2). */
-static long
-number(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
-		usage();
-	return v;
 }
 
 static void
@@ -98,16 +91,19 @@ parse(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->o_n = 1;
 	/* '+': the command after the options is not scanned for options. */
-	while ((ch = getopt(argc, argv, "+n:p:q:vwx:")) != -1) {
+	while ((ch = getopt(argc, argv, "+k:n:p:q:vwx:")) != -1) {
 		switch (ch) {
+		case 'k':
+			o->o_clone = 1 + (int)wl_num(optarg, 0, 64, usage);
+			break;
 		case 'n':
-			o->o_n = number(optarg, 0, 100000);
+			o->o_n = wl_num(optarg, 0, 100000, usage);
 			break;
 		case 'p':
-			o->o_p = number(optarg, 0, 1000000000L);
+			o->o_p = wl_num(optarg, 0, 1000000000L, usage);
 			break;
 		case 'q':
-			o->o_q = number(optarg, 0, 1000000000L);
+			o->o_q = wl_num(optarg, 0, 1000000000L, usage);
 			break;
 		case 'v':
 			o->o_vfork = 1;
@@ -116,13 +112,13 @@ parse(int argc, char **argv, struct opts *o)
 			o->o_nowait = 1;
 			break;
 		case 'x':
-			o->o_status = (int)number(optarg, 0, 255);
+			o->o_status = (int)wl_num(optarg, 0, 255, usage);
 			break;
 		default:
 			usage();
 		}
 	}
-	if (o->o_vfork && o->o_q != 0)
+	if (o->o_vfork && (o->o_q != 0 || o->o_clone))
 		usage();
 	if (optind < argc)
 		o->o_argv = argv + optind;
@@ -157,13 +153,18 @@ start_vfork(char **av)
 	return pid;
 }
 
-/* One child by fork: Q calls, then exec or _exit.  Returns its pid. */
+/*
+ * One child by fork, or by clone with another exit signal (clonesig is
+ * 1 + the signal): Q calls, then exec or _exit.  Returns its pid.
+ */
 static pid_t
-start_fork(long q, char **av)
+start_fork(long q, char **av, int clonesig)
 {
 	pid_t pid;
 
-	if ((pid = fork()) == 0) {
+	pid = clonesig ? (pid_t)syscall(SYS_clone, (long)(clonesig - 1), 0L,
+	    0L, 0L, 0L) : fork();
+	if (pid == 0) {
 		calls(q);
 		if (av == NULL)
 			_exit(0);
@@ -180,7 +181,8 @@ reap(pid_t pid)
 {
 	int st;
 
-	while (waitpid(pid, &st, 0) == -1) {
+	/* __WALL: a clone child with another exit signal is waited too. */
+	while (waitpid(pid, &st, __WALL) == -1) {
 		if (errno != EINTR) {
 			fprintf(stderr, "%s: waitpid %d: %s\n", PROG, (int)pid,
 			    strerror(errno));
@@ -201,6 +203,9 @@ run(const struct opts *o)
 	pid_t pid;
 	long i;
 
+	/* The children's exit signal must not end the parent. */
+	if (o->o_clone > 1)
+		signal(o->o_clone - 1, SIG_IGN);
 	calls(o->o_p);
 	for (i = 0; i < o->o_n; i++) {
 		/* Nothing buffered may reach the child's copy of stdout. */
@@ -208,10 +213,11 @@ run(const struct opts *o)
 		if (o->o_vfork)
 			pid = start_vfork(o->o_argv);
 		else
-			pid = start_fork(o->o_q, o->o_argv);
+			pid = start_fork(o->o_q, o->o_argv, o->o_clone);
 		if (pid == -1) {
-			fprintf(stderr, "%s: %s: %s\n", PROG,
-			    o->o_vfork ? "vfork" : "fork", strerror(errno));
+			fprintf(stderr, "%s: %s: %s\n", PROG, o->o_vfork ?
+			    "vfork" : o->o_clone ? "clone" : "fork",
+			    strerror(errno));
 			return 1;
 		}
 		if (!o->o_nowait && reap(pid) != 0)

@@ -43,6 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wl.h"
+
 #define	PROG		"slowloop"
 #define	MAX_THREADS	1000
 #define	STACK_SIZE	(64 * 1024)
@@ -72,20 +74,6 @@ usage(void)
 	exit(2);
 }
 
-/* A whole number from lo to hi, or the usage message (exit 2). */
-static long
-number(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
-		usage();
-	return v;
-}
-
 static void
 parse(int argc, char **argv, struct opts *o)
 {
@@ -97,13 +85,13 @@ parse(int argc, char **argv, struct opts *o)
 	while ((ch = getopt(argc, argv, "i:t:x:")) != -1) {
 		switch (ch) {
 		case 'i':
-			o->o_interval = number(optarg, 0, 600000);
+			o->o_interval = wl_num(optarg, 0, 600000, usage);
 			break;
 		case 't':
-			o->o_threads = number(optarg, 1, MAX_THREADS);
+			o->o_threads = wl_num(optarg, 1, MAX_THREADS, usage);
 			break;
 		case 'x':
-			o->o_status = (int)number(optarg, 0, 255);
+			o->o_status = (int)wl_num(optarg, 0, 255, usage);
 			break;
 		default:
 			usage();
@@ -111,7 +99,7 @@ parse(int argc, char **argv, struct opts *o)
 	}
 	if (argc - optind != 1)
 		usage();
-	o->o_duration = number(argv[optind], 0, 1000000000L);
+	o->o_duration = wl_num(argv[optind], 0, 1000000000L, usage);
 }
 
 static void

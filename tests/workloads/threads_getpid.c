@@ -80,20 +80,6 @@ usage(void)
 	exit(2);
 }
 
-/* A whole number from lo to hi, or the usage message (exit 2). */
-static long
-number(const char *s, long lo, long hi)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
-		usage();
-	return v;
-}
-
 static void
 parse(int argc, char **argv, struct opts *o)
 {
@@ -104,19 +90,19 @@ parse(int argc, char **argv, struct opts *o)
 	while ((ch = getopt(argc, argv, "a:d:h:k:m:s")) != -1) {
 		switch (ch) {
 		case 'a':
-			o->o_after = number(optarg, 0, 600000);
+			o->o_after = wl_num(optarg, 0, 600000, usage);
 			break;
 		case 'd':
-			o->o_delay = number(optarg, 0, 600000);
+			o->o_delay = wl_num(optarg, 0, 600000, usage);
 			break;
 		case 'h':
-			o->o_hold = number(optarg, 0, 600000);
+			o->o_hold = wl_num(optarg, 0, 600000, usage);
 			break;
 		case 'k':
-			o->o_k = number(optarg, 0, 1000000000L);
+			o->o_k = wl_num(optarg, 0, 1000000000L, usage);
 			break;
 		case 'm':
-			o->o_m = number(optarg, 0, 1000000000L);
+			o->o_m = wl_num(optarg, 0, 1000000000L, usage);
 			break;
 		case 's':
 			o->o_storm = 1;
@@ -127,7 +113,7 @@ parse(int argc, char **argv, struct opts *o)
 	}
 	if (argc - optind != 1)
 		usage();
-	o->o_t = number(argv[optind], 0, MAX_THREADS);
+	o->o_t = wl_num(argv[optind], 0, MAX_THREADS, usage);
 }
 
 static void *

@@ -29,10 +29,9 @@ wl_usage(const char *prog, const char *operand)
 	exit(2);
 }
 
-/* A whole number from lo to hi, or the usage message (exit 2). */
+/* A whole number from lo to hi; else usage(), which exits. */
 static inline long
-wl_number(const char *s, long lo, long hi, const char *prog,
-    const char *operand)
+wl_num(const char *s, long lo, long hi, void (*usage)(void))
 {
 	char *end;
 	long v;
@@ -40,8 +39,26 @@ wl_number(const char *s, long lo, long hi, const char *prog,
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
-		wl_usage(prog, operand);
+		usage();
 	return v;
+}
+
+static const char *wl_prog, *wl_operand;
+
+static inline void
+wl_usage_std(void)
+{
+	wl_usage(wl_prog, wl_operand);
+}
+
+/* A whole number from lo to hi, or the usage message (exit 2). */
+static inline long
+wl_number(const char *s, long lo, long hi, const char *prog,
+    const char *operand)
+{
+	wl_prog = prog;
+	wl_operand = operand;
+	return wl_num(s, lo, hi, wl_usage_std);
 }
 
 static inline void
