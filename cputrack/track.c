@@ -51,6 +51,7 @@ static struct {
 	struct tlwp	*hash[NHASH];
 	int		 outfail;	/* a write failed: print no more */
 	int		 outerr;	/* its errno */
+	int		 titled;	/* the title line is out */
 	int		 rootstatus;	/* -p: the wait status at exit */
 	int		 rootexited;
 	volatile sig_atomic_t sig;	/* the interrupting signal */
@@ -161,6 +162,7 @@ line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
 static void
 title(void)
 {
+	T.titled = 1;
 	if (T.o->o_noheader)
 		return;
 	fprintf(T.out, "%7s ", "time");
@@ -297,11 +299,13 @@ bind_elem(pctx_t *pctx, struct tlwp *tl, struct setgrp_elem *e,
     const char *cb)
 {
 	if (cpc_bind_pctx(T.cpc, pctx, tl->tl_tid, e->se_set, 0) != 0) {
-		warnmsg("%d: %s: cannot count thread %d: %s", (int)tl->tl_pid,
-		    cb, (int)tl->tl_tid, errh_last());
+		warnmsg("%d: %s: %s", (int)tl->tl_pid, cb, errh_last());
 		return -1;
 	}
 	setgrp_bound(tl->tl_sg, e);
+	/* The title once the first thread counts, before it runs. */
+	if (!T.titled)
+		title();
 	return 0;
 }
 
@@ -603,7 +607,6 @@ track(cpc_t *cpc, const struct topts *o)
 	}
 	pctx_set_ops(T.pctx, &ops);
 	catch_signals();
-	title();
 	T.t0 = now();
 	rc = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick);
 	if (rc != 0) {

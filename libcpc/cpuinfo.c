@@ -132,6 +132,20 @@ arm_name(char *buf, size_t len)
 #endif
 
 /*
+ * General-purpose plus fixed counters.  libpfm4's ARM tables count the
+ * event counters only: PMUv3 (and v7) always has the cycle counter too.
+ */
+static int
+pmu_counters(const struct cpc_pmu *pmu)
+{
+	int n = pmu->pm_ncntrs + pmu->pm_nfixed;
+
+	if (strncmp(pmu->pm_name, "arm", 3) == 0 && pmu->pm_nfixed == 0)
+		n++;
+	return n;
+}
+
+/*
  * Fill c_cciname, c_cpuref and c_npic.  With no hardware PMU in the
  * kernel the catalogue has none either, unless LIBPFM_FORCE_PMU names
  * one: then it describes that table (tests, and a look at another
@@ -158,7 +172,7 @@ cpc_describe(cpc_t *cpc)
 		}
 		snprintf(name, len, "%s (libpfm4 table %s, chosen by "
 		    "LIBPFM_FORCE_PMU)", pmu.pm_desc, pmu.pm_name);
-		n = pmu.pm_ncntrs + pmu.pm_nfixed;
+		n = pmu_counters(&pmu);
 		vendor = pmu.pm_name;
 	} else if (!cpc->c_hwpmu) {
 		snprintf(name, len, "software events only (no hardware PMU)");
@@ -177,7 +191,7 @@ cpc_describe(cpc_t *cpc)
 		int have = cpc_pfm_pmu(cpc, &pmu) == 0;
 
 		if (have) {
-			n = pmu.pm_ncntrs + pmu.pm_nfixed;
+			n = pmu_counters(&pmu);
 			vendor = pmu.pm_name;
 		}
 #if defined(__aarch64__) || defined(__arm__)

@@ -201,6 +201,8 @@ forced_ac57(cpc_t *cpc)
 	/* ARMv8 common event numbers: INST_RETIRED 0x08, CPU_CYCLES 0x11. */
 	enc_is(cpc, "INST_RETIRED", PERF_TYPE_RAW, 0x08);
 	enc_is(cpc, "CPU_CYCLES", PERF_TYPE_RAW, 0x11);
+	check(cpc_npic(cpc) == 7, "6 event counters and the cycle counter "
+	    "make npic 7 (got %u)", cpc_npic(cpc));
 	cpc_walk_attrs(cpc, attrs, have_attr);
 	check(strcmp(attrs, " picnum") == 0, "ARM events take no "
 	    "attributes (%s)", attrs);
