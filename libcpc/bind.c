@@ -50,6 +50,8 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		cpc_err(cpc, fn, -1, "the set has no requests");
 		return -1;
 	}
+	if (cpc_set_fits(cpc, fn, set) != 0)
+		return -1;
 	if (set->cs_bound)
 		(void)cpc->c_be->be_stop(cpc, set);
 	set->cs_bound = 0;

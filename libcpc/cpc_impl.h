@@ -117,6 +117,8 @@ struct cpc {
 	cpc_errhndlr_t		*c_errfn;
 	const struct cpc_backend *c_be;
 	uint_t			 c_npic;		/* c_described */
+	int			 c_ngp;		/* general-purpose counters */
+	int			 c_nfixed;	/* fixed ones; 0, 0: unknown */
 	int			 c_hwpmu;	/* kernel has a core PMU */
 	int			 c_described;	/* c_lock: npic, names */
 	char			 c_cciname[CPC_MAX_IMPL_NAME];
@@ -190,6 +192,7 @@ enum cpc_vendor {
 	CPC_VENDOR_OTHER, CPC_VENDOR_INTEL, CPC_VENDOR_AMD, CPC_VENDOR_ARM
 };
 enum cpc_vendor cpc_vendor(cpc_t *cpc);
+int	cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set);
 
 /* events.c */
 /* Encode a name whatever the kernel offers (tests, listings). */

@@ -10,9 +10,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -48,7 +50,7 @@ manual(const char *pmu, const char *desc)
  * before it.
  */
 static int
-x86_probe(char *buf, size_t len, int *ncntrs, const char **pmu)
+x86_probe(char *buf, size_t len, int *ngp, int *nfixed, const char **pmu)
 {
 	unsigned a, b, c, d, fam, model;
 	char vendor[13];
@@ -65,24 +67,25 @@ x86_probe(char *buf, size_t len, int *ncntrs, const char **pmu)
 	if (strcmp(vendor, "GenuineIntel") == 0) {
 		unsigned ver = 0;
 
-		*ncntrs = 0;
+		*ngp = *nfixed = 0;
 		if (__get_cpuid(0xa, &a, &b, &c, &d) != 0) {
 			ver = a & 0xff;
-			*ncntrs = (int)(a >> 8 & 0xff) +
-			    (ver > 1 ? (int)(d & 0x1f) : 0);
+			*ngp = (int)(a >> 8 & 0xff);
+			*nfixed = ver > 1 ? (int)(d & 0x1f) : 0;
 		}
 		snprintf(buf, len, "Intel Arch PerfMon v%u on Family %u "
 		    "Model %u", ver, fam, model);
 		*pmu = "intel";
 	} else if (strcmp(vendor, "AuthenticAMD") == 0 ||
 	    strcmp(vendor, "HygonGenuine") == 0) {
-		*ncntrs = 4;
+		*ngp = 4;
+		*nfixed = 0;
 		if (__get_cpuid(0x80000001, &a, &b, &c, &d) != 0 &&
 		    (c >> 23 & 1))
-			*ncntrs = 6;
+			*ngp = 6;
 		if (__get_cpuid(0x80000022, &a, &b, &c, &d) != 0 && (a & 1) &&
 		    (b & 0xf) != 0)
-			*ncntrs = (int)(b & 0xf);
+			*ngp = (int)(b & 0xf);
 		snprintf(buf, len, "%s Family %Xh", vendor[0] == 'A' ? "AMD" :
 		    "Hygon", fam);
 		*pmu = "amd64";
@@ -132,17 +135,16 @@ arm_name(char *buf, size_t len)
 #endif
 
 /*
- * General-purpose plus fixed counters.  libpfm4's ARM tables count the
+ * General-purpose and fixed counters.  libpfm4's ARM tables count the
  * event counters only: PMUv3 (and v7) always has the cycle counter too.
  */
-static int
-pmu_counters(const struct cpc_pmu *pmu)
+static void
+pmu_counters(cpc_t *cpc, const struct cpc_pmu *pmu)
 {
-	int n = pmu->pm_ncntrs + pmu->pm_nfixed;
-
+	cpc->c_ngp = pmu->pm_ncntrs;
+	cpc->c_nfixed = pmu->pm_nfixed;
 	if (strncmp(pmu->pm_name, "arm", 3) == 0 && pmu->pm_nfixed == 0)
-		n++;
-	return n;
+		cpc->c_nfixed = 1;
 }
 
 /*
@@ -158,9 +160,9 @@ cpc_describe(cpc_t *cpc)
 	char *name = cpc->c_cciname;
 	size_t len = sizeof(cpc->c_cciname);
 	struct cpc_pmu pmu;
-	int n = 0;
 
 	cpc->c_npic = CPC_SOFT_NPIC;
+	cpc->c_ngp = cpc->c_nfixed = 0;
 	if (forced != NULL && forced[0] != '\0') {
 		if (cpc_pfm_pmu(cpc, &pmu) != 0) {
 			snprintf(name, len, "no libpfm4 table '%s' (named by "
@@ -172,7 +174,7 @@ cpc_describe(cpc_t *cpc)
 		}
 		snprintf(name, len, "%s (libpfm4 table %s, chosen by "
 		    "LIBPFM_FORCE_PMU)", pmu.pm_desc, pmu.pm_name);
-		n = pmu_counters(&pmu);
+		pmu_counters(cpc, &pmu);
 		vendor = pmu.pm_name;
 	} else if (!cpc->c_hwpmu) {
 		snprintf(name, len, "software events only (no hardware PMU)");
@@ -184,14 +186,15 @@ cpc_describe(cpc_t *cpc)
 		return;
 	} else {
 #if defined(__x86_64__) || defined(__i386__)
-		if (x86_probe(name, len, &n, &vendor) != 0)
+		if (x86_probe(name, len, &cpc->c_ngp, &cpc->c_nfixed,
+		    &vendor) != 0)
 			snprintf(name, len, "unknown x86 processor");
 #else
 		/* libpfm4 only here: its table has the counter numbers. */
 		int have = cpc_pfm_pmu(cpc, &pmu) == 0;
 
 		if (have) {
-			n = pmu_counters(&pmu);
+			pmu_counters(cpc, &pmu);
 			vendor = pmu.pm_name;
 		}
 #if defined(__aarch64__) || defined(__arm__)
@@ -203,8 +206,8 @@ cpc_describe(cpc_t *cpc)
 			vendor = "arm";
 #endif
 	}
-	if (n > 0)
-		cpc->c_npic = (uint_t)n;
+	if (cpc->c_ngp + cpc->c_nfixed > 0)
+		cpc->c_npic = (uint_t)(cpc->c_ngp + cpc->c_nfixed);
 	snprintf(cpc->c_cpuref, sizeof(cpc->c_cpuref), "%s",
 	    manual(vendor, name));
 }
@@ -245,4 +248,71 @@ cpc_vendor(cpc_t *cpc)
 #else
 	return CPC_VENDOR_OTHER;
 #endif
+}
+
+/*
+ * Which fixed counter can take the request, from 1; 0 for none.  Each
+ * counts one event: ARM's cycle counter cycles (event 0x11); Intel's
+ * instructions (0xc0), core cycles (0x3c) and reference cycles, with no
+ * unit mask.
+ */
+static int
+fixed_counter(enum cpc_vendor v, const struct cpc_event *ev)
+{
+	uint64_t c = ev->ev_config;
+
+	if (ev->ev_derived)
+		return 0;
+	if (ev->ev_type == PERF_TYPE_HARDWARE && c == PERF_COUNT_HW_CPU_CYCLES)
+		return v == CPC_VENDOR_INTEL ? 2 : 1;
+	if (ev->ev_type == PERF_TYPE_HARDWARE && v == CPC_VENDOR_INTEL)
+		return c == PERF_COUNT_HW_INSTRUCTIONS ? 1 :
+		    c == PERF_COUNT_HW_REF_CPU_CYCLES ? 3 : 0;
+	if (ev->ev_type != PERF_TYPE_RAW)
+		return 0;
+	if (v == CPC_VENDOR_ARM)
+		return c == 0x11;
+	return v != CPC_VENDOR_INTEL ? 0 : c == 0xc0 ? 1 : c == 0x3c ? 2 : 0;
+}
+
+/*
+ * Solaris semantics: a set whose hardware requests cannot all have a
+ * counter at once fails at bind, rather than being time-shared in
+ * silence.  The kernel does not always refuse such a group itself (the
+ * ARMv8 driver opens seven event-counter requests on six counters, and
+ * never schedules them), so the counters are counted here.
+ */
+int
+cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set)
+{
+	int taken[4] = { 0 };
+	enum cpc_vendor v;
+	int i, k, gp = 0;
+
+	if (!cpc->c_hwpmu)
+		return 0;
+	(void)cpc_npic(cpc);
+	if (cpc->c_ngp + cpc->c_nfixed == 0)
+		return 0;		/* nothing known: the kernel decides */
+	v = cpc_vendor(cpc);
+	for (i = 0; i < set->cs_nreqs; i++) {
+		const struct cpc_event *ev = &set->cs_reqs[i].cr_ev;
+
+		if (!ev->ev_hw)
+			continue;
+		/* One request per fixed counter; the others need a gp one. */
+		k = fixed_counter(v, ev);
+		if (k > 0 && k <= cpc->c_nfixed && !taken[k]++)
+			continue;
+		gp += 1 + ev->ev_derived;
+	}
+	if (gp <= cpc->c_ngp)
+		return 0;
+	cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "Hardware resource "
+	    "unavailable: the set needs %d general-purpose counters and this "
+	    "processor has %d (and %d fixed, each for one event: %s)", gp,
+	    cpc->c_ngp, cpc->c_nfixed, v == CPC_VENDOR_INTEL ? "instructions, "
+	    "cycles, ref-cycles" : "cycles");
+	errno = EINVAL;
+	return -1;
 }

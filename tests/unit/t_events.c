@@ -134,6 +134,52 @@ have_attr(void *arg, const char *attr)
 	strcat(buf, attr);
 }
 
+/* A set of n requests, names from the list, for cpc_set_fits. */
+static int
+fits(cpc_t *cpc, const char *const *names)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+	int i, rc;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (cpc_set_add_request(cpc, set, names[i], 0, CPC_COUNT_USER,
+		    0, NULL) < 0)
+			return -2;
+	lastmsg[0] = '\0';
+	rc = cpc_set_fits(cpc, "t", set);
+	cpc_set_destroy(cpc, set);
+	return rc;
+}
+
+/* Bind refuses what the counters cannot hold at once (skl: 8 + 3). */
+static void
+skl_fits(cpc_t *cpc)
+{
+	static const char *const full[] = { "0x2e", "0x2e", "0x2e", "0x2e",
+	    "0x2e", "0x2e", "0x2e", "0x2e", "cycles", "instructions",
+	    "ref-cycles", NULL };
+	static const char *const nine[] = { "0x2e", "0x2e", "0x2e", "0x2e",
+	    "0x2e", "0x2e", "0x2e", "0x2e", "0x2e", NULL };
+	static const char *const derived[] = { "0x2e", "0x2e", "0x2e",
+	    "0x2e", "0x2e", "0x2e", "0x2e", "EC_hit", "task-clock", NULL };
+	static const char *const cycles[] = { "0x2e", "0x2e", "0x2e", "0x2e",
+	    "0x2e", "0x2e", "0x2e", "0x2e", "cycles", "Cycle_cnt", NULL };
+
+	/* Pretend the kernel has this PMU: only the arithmetic is checked. */
+	cpc->c_hwpmu = 1;
+	check(fits(cpc, full) == 0, "8 general-purpose requests and the 3 "
+	    "fixed events fit");
+	check(fits(cpc, nine) == -1 && strstr(lastmsg, "Hardware resource "
+	    "unavailable: the set needs 9 general-purpose counters and "
+	    "this processor has 8") != NULL, "9 general-purpose requests "
+	    "do not fit: Hardware resource unavailable");
+	check(fits(cpc, derived) == -1 && strstr(lastmsg, "needs 9") != NULL,
+	    "a derived request takes two counters; software events none");
+	check(fits(cpc, cycles) == -1, "two cycles requests: one fixed "
+	    "counter, so 9 general-purpose");
+	cpc->c_hwpmu = 0;
+}
+
 static void
 forced_skl(cpc_t *cpc)
 {
@@ -171,6 +217,7 @@ forced_skl(cpc_t *cpc)
 	/* in_tx is bit 32 of the cpu PMU's config (its sysfs format). */
 	attrs_are(cpc, "INST_RETIRED:ANY_P", "intx", 1, 1ULL << 32,
 	    1ULL << 32);
+	skl_fits(cpc);
 }
 
 static void
