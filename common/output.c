@@ -42,7 +42,8 @@ out_row(FILE *fp, int tick, uint64_t tickval, const uint64_t *vals,
 	if (note != NULL)
 		fprintf(fp, " # %s", note);
 	if (scaled)
-		fputs(note != NULL ? " (scaled)" : " # (scaled)", fp);
+		fprintf(fp, "%s%s", note != NULL ? " " : " # ", (scaled & 2) ?
+		    "(not counted: no counter was free)" : "(scaled)");
 	fputc('\n', fp);
 }
 

@@ -167,7 +167,9 @@ int	cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf);
 /*
  * Linux extensions.
  * cpc_buf_scaled: 1 if the kernel time-shared the set's counters for part
- * of the sample (the values were scaled by enabled/running time).
+ * of the sample (the values were scaled by enabled/running time); 3 if
+ * the set never had its counters since it was bound (others held them:
+ * the values are 0, not counts); 0 otherwise.
  */
 int	cpc_buf_scaled(cpc_t *cpc, cpc_buf_t *buf);
 /* 1 if the kernel has a hardware PMU for the CPU. */
