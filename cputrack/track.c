@@ -575,6 +575,25 @@ cleanup(void)
 	free(T.tmpl);
 }
 
+/*
+ * Open every set once on cputrack itself and leave it disabled.  A
+ * tracepoint is registered in the kernel while any event uses it, and
+ * unregistering costs tens of milliseconds (RCU grace periods): without
+ * this anchor, the exec of a single-threaded command under -e would close
+ * the last user of each tracepoint and reopen it at once.  Where a set
+ * cannot be opened here (a user's per-thread rules) nothing is lost.
+ */
+static void
+anchor(void)
+{
+	int i;
+
+	for (i = 0; i < T.o->o_nspecs; i++)
+		if (cpc_bind_curlwp(T.cpc, T.tmpl[i], 0) == 0)
+			(void)cpc_unbind(T.cpc, T.tmpl[i]);
+	errh_clear();
+}
+
 int
 track(cpc_t *cpc, const struct topts *o)
 {
@@ -596,6 +615,7 @@ track(cpc_t *cpc, const struct topts *o)
 			cleanup();
 			return fail;
 		}
+	anchor();
 	if (o->o_pid != 0)
 		T.pctx = pctx_capture(o->o_pid, NULL, 0, pctx_errfn);
 	else
