@@ -55,6 +55,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "spawn.h"
+
 #define MAXEV	16
 
 struct ev {
@@ -385,7 +387,7 @@ main(int argc, char **argv)
 	struct stream st[2];
 	struct pollfd pfd[2];
 	struct rusage ru;
-	int outp[2], errp[2], go[2], ch, status = 0, open_fds, i;
+	int outp[2], errp[2], go, null, ch, status = 0, open_fds, i;
 	int timed_out = 0;
 	long long cal0, cal1;
 	pid_t pid;
@@ -423,31 +425,15 @@ main(int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
-	    pipe2(go, O_CLOEXEC) != 0) {
+	    (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
 		perror("measure: pipe");
 		return 1;
 	}
-	fflush(stdout);
-	if ((pid = fork()) < 0) {
-		perror("measure: fork");
+	pid = spawn_held("measure", argv + optind, null, outp[1], errp[1], 0,
+	    &go);
+	if (pid < 0)
 		return 1;
-	}
-	if (pid == 0) {
-		char c;
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(outp[1], 1) < 0 ||
-		    dup2(errp[1], 2) < 0)
-			_exit(126);
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)	/* the parent gave up */
-			_exit(126);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "measure: cannot run %s: %s\n", argv[optind],
-		    strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
+	close(null);
 	close(outp[1]);
 	close(errp[1]);
 	ev_open(pid);
@@ -455,11 +441,8 @@ main(int argc, char **argv)
 
 	cal0 = cal_sum();
 	t0 = now();
-	if (write(go[1], "g", 1) != 1) {
-		perror("measure: write");
+	if (go_release("measure", go) != 0)
 		return 1;
-	}
-	close(go[1]);
 	memset(st, 0, sizeof(st));
 	st[0].fd = outp[0];
 	st[0].tag = 'O';

@@ -43,6 +43,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "spawn.h"
+
 static double
 now(void)
 {
@@ -148,7 +150,7 @@ run(int argc, char **argv)
 	struct rusage ru;
 	struct sigaction sa;
 	struct itimerval it0;
-	int go[2], ch, status = 0, timed_out = 0, in, fo, fe;
+	int go, ch, status = 0, timed_out = 0, in, fo, fe;
 	pid_t pid, r;
 
 	while ((ch = getopt(argc, argv, "+e:o:t:")) != -1) {
@@ -171,44 +173,19 @@ run(int argc, char **argv)
 	in = openfile("/dev/null", 1);
 	fo = openfile(out, 0);
 	fe = openfile(errf, 0);
-	if (pipe2(go, O_CLOEXEC) != 0) {
-		perror("tracktime: pipe");
+	if ((pid = spawn_held("tracktime", argv + optind, in, fo, fe, 1,
+	    &go)) < 0)
 		return 1;
-	}
-	fflush(stdout);
-	if ((pid = fork()) < 0) {
-		perror("tracktime: fork");
-		return 1;
-	}
-	if (pid == 0) {
-		char c;
-
-		(void)setpgid(0, 0);
-		if (dup2(in, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-			_exit(126);
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)	/* the parent gave up */
-			_exit(126);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "tracktime: cannot run %s: %s\n", argv[optind],
-		    strerror(errno));
-		_exit(127);
-	}
-	(void)setpgid(pid, pid);	/* either side may win the race */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = onalarm;	/* no SA_RESTART: wait4 returns EINTR */
 	sigaction(SIGALRM, &sa, NULL);
-	close(go[0]);
 	close(in);
 	close(fo);
 	close(fe);
 
 	t0 = now();
-	if (write(go[1], "g", 1) != 1) {
-		perror("tracktime: write");
+	if (go_release("tracktime", go) != 0)
 		return 1;
-	}
-	close(go[1]);
 	/*
 	 * Block in wait4 (polling would put the clock's resolution at the
 	 * poll period); an alarm without SA_RESTART interrupts it at the
