@@ -8,11 +8,14 @@
 #   make clean / distclean
 
 B		?= build
+# CONFIG: the directory of config.mk and config.h (a cross build keeps its
+# own, out of tree: see the hardware tier at the end).
+CONFIG		?= .
 SAN		?=
-NOCONF_GOALS	:= clean distclean
+NOCONF_GOALS	:= clean distclean check-hw clean-hw
 
 ifeq ($(filter $(NOCONF_GOALS),$(MAKECMDGOALS)),)
-include config.mk
+include $(CONFIG)/config.mk
 endif
 
 WARN		= -Wall -Wextra -Wshadow -Wstrict-prototypes \
@@ -34,7 +37,7 @@ LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
 		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c common/cli.c
+		  common/timefmt.c common/cli.c common/listev.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
@@ -66,13 +69,13 @@ configure: configure.ac
 
 config.h: config.mk
 
-$(B)/%.o: %.c config.h $(wildcard libcpc/*.h common/*.h cpustat/*.h \
-    cputrack/*.h)
+$(B)/%.o: %.c $(CONFIG)/config.h $(wildcard libcpc/*.h common/*.h \
+    cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
 
 # libcpc is position independent and hides everything it does not export.
-$(B)/libcpc/%.o: libcpc/%.c config.h $(wildcard libcpc/*.h)
+$(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(wildcard libcpc/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -fPIC -fvisibility=hidden \
 	    -c -o $@ $<
@@ -145,3 +148,46 @@ distclean: clean
 	rm -rf config.mk config.h config.h.in config.h.in~ config.log \
 	    config.status configure autom4te.cache aclocal.m4 \
 	    config.guess config.sub install-sh compile missing
+
+# ---------------------------------------------------------------------------
+# Hardware tier: a real PMU (QEMU's emulated ARMv8 PMUv3) in an aarch64
+# guest.  tests/hw/run checks the tools, cross-builds with
+#   $(MAKE) CONFIG=$(HW_B) B=$(HW_B) hw-guest
+# (configure --host=$(HW_HOST) out of tree, in $(HW_B), so the native
+# config.mk and config.h are never touched), fetches the guest's kernel and
+# busybox from Debian, boots the guest and exits with the guest's verdict.
+#
+#   make check-hw   run the hardware suite in QEMU (skips with a reason
+#                   when QEMU or the cross tools are missing, unless CI=true)
+#   make clean-hw   remove the cross build (the download cache stays)
+
+HW_HOST		?= aarch64-linux-gnu
+HW_B		?= build-aarch64
+HW_PROGS	= $(B)/tests/hw/insnloop
+
+.PHONY: check-hw clean-hw hw-guest
+
+# The cross build's config.h must win over the tree's native one.
+ifneq ($(CONFIG),.)
+ALL_CFLAGS	+= -iquote $(CONFIG)
+endif
+
+$(HW_B)/config.mk: configure config.mk.in
+	@mkdir -p $(@D)
+	cd $(@D) && $(CURDIR)/configure --host=$(HW_HOST) $(HW_CONFIGURE_FLAGS)
+
+$(HW_B)/config.h: $(HW_B)/config.mk
+
+# Everything the guest runs; made with CONFIG=$(HW_B) B=$(HW_B).
+hw-guest: $(CPUSTAT) $(CPUTRACK) $(WORKLOADS) $(HW_PROGS)
+
+# The instruction-count oracle: no libc, no loader, every instruction known.
+$(B)/tests/hw/%: tests/hw/guest/%.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -Wl,--build-id=none -o $@ $<
+
+check-hw:
+	@HW_HOST=$(HW_HOST) HW_B=$(HW_B) tests/hw/run
+
+clean-hw:
+	rm -rf $(HW_B)

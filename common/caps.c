@@ -1,16 +1,27 @@
 /*
- * caps.c - the -h capabilities listing: interface name, the event
- * specification syntax, generic and platform events, attributes, the
- * reference document.  Names wrap before column 76; event continuation
- * lines start at column 17, attribute lines at column 20.
+ * caps.c - the -h capabilities listing, laid out as illumos prints it:
+ * interface name, the event specification syntax, generic events, the
+ * generic_events reference, platform events, attributes, the reference
+ * document.  Then one paragraph of our own on the other forms of event
+ * names, after everything a Solaris reader or script expects.
+ *
+ * Every name is followed by one space.  Before a name, if the column plus
+ * its length plus one would pass column 76, a newline and the margin
+ * (17 spaces for events, 20 for attributes) are written.  Text paragraphs
+ * start after a tab (column 8) and wrap with a newline and a tab.
  */
 #include "config.h"
 
+#include <err.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "caps.h"
 
-#define WRAP	76
+#define WRAP		76
+#define EVENT_MARGIN	17
+#define ATTR_MARGIN	20
+#define TEXT_COL	8
 
 struct col {
 	FILE	*c_fp;
@@ -19,9 +30,8 @@ struct col {
 };
 
 static void
-put_name(void *arg, const char *name)
+put_name(struct col *c, const char *name)
 {
-	struct col *c = arg;
 	int len = (int)strlen(name);
 
 	if (c->c_col + len + 1 > WRAP) {
@@ -33,74 +43,150 @@ put_name(void *arg, const char *name)
 }
 
 static void
+put_event(void *arg, uint_t pic, const char *name)
+{
+	(void)pic;
+	put_name(arg, name);
+}
+
+/* The attributes a user may write: not the internal ones. */
+static void
 put_attr(void *arg, const char *name)
 {
-	if (strcmp(name, "picnum") != 0)
+	if (strcmp(name, "picnum") != 0 &&
+	    strcmp(name, "count_sibling_usr") != 0 &&
+	    strcmp(name, "count_sibling_sys") != 0)
 		put_name(arg, name);
 }
 
-static void
-event_block(FILE *fp, cpc_t *cpc, int generic)
-{
-	struct col c = { fp, 17, 17 };
-	uint_t n = cpc_npic(cpc);
+/* One pic's platform events, concatenated, to compare the pics. */
+struct evlist {
+	char	*el_buf;
+	size_t	 el_len;
+};
 
-	fprintf(fp, "\n\tevent[0-%u]: ", n - 1);
-	if (generic)
-		cpc_walk_generic_events_all(cpc, &c, put_name);
-	else
-		cpc_walk_events_all(cpc, &c, put_name);
-	fputc('\n', fp);
+static void
+collect(void *arg, uint_t pic, const char *name)
+{
+	struct evlist *l = arg;
+	size_t n = strlen(name);
+	char *nb;
+
+	(void)pic;
+	if ((nb = realloc(l->el_buf, l->el_len + n + 2)) == NULL)
+		err(1, "out of memory");
+	l->el_buf = nb;
+	memcpy(l->el_buf + l->el_len, name, n);
+	l->el_len += n;
+	l->el_buf[l->el_len++] = ' ';
+	l->el_buf[l->el_len] = '\0';
 }
 
-/* The reference text, split on spaces, wrapped at WRAP after a tab. */
+/* Every pic has the same platform events (then one block serves all). */
+static int
+allpics_equal(cpc_t *cpc)
+{
+	struct evlist first = { NULL, 0 }, other;
+	uint_t i, n = cpc_npic(cpc);
+	int equal = 1;
+
+	cpc_walk_events_pic(cpc, 0, &first, collect);
+	for (i = 1; i < n && equal; i++) {
+		other.el_buf = NULL;
+		other.el_len = 0;
+		cpc_walk_events_pic(cpc, i, &other, collect);
+		equal = other.el_len == first.el_len &&
+		    (first.el_len == 0 ||
+		    memcmp(other.el_buf, first.el_buf, first.el_len) == 0);
+		free(other.el_buf);
+	}
+	free(first.el_buf);
+	return equal;
+}
+
+static void
+event_blocks(FILE *fp, cpc_t *cpc, int generic, int equal)
+{
+	struct col c = { fp, EVENT_MARGIN, EVENT_MARGIN };
+	uint_t i, n = cpc_npic(cpc);
+
+	if (equal) {
+		fprintf(fp, "\n\tevent[0-%u]: ", n - 1);
+		if (generic)
+			cpc_walk_generic_events_pic(cpc, 0, &c, put_event);
+		else
+			cpc_walk_events_pic(cpc, 0, &c, put_event);
+		fputc('\n', fp);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(fp, "\n\tevent%u: %s", i, i < 10 ? " " : "");
+		c.c_col = EVENT_MARGIN;
+		if (generic)
+			cpc_walk_generic_events_pic(cpc, i, &c, put_event);
+		else
+			cpc_walk_events_pic(cpc, i, &c, put_event);
+		fputc('\n', fp);
+	}
+}
+
+/* A paragraph split on spaces, wrapped at WRAP after a tab. */
 static void
 put_text(FILE *fp, const char *text)
 {
-	char buf[1024], *w, *save = NULL;
-	int col = 8;
+	char *buf, *w, *save = NULL;
+	int col = TEXT_COL;
 
-	snprintf(buf, sizeof(buf), "%s", text);
+	if ((buf = strdup(text)) == NULL)
+		err(1, "out of memory");
 	fputc('\t', fp);
 	for (w = strtok_r(buf, " ", &save); w != NULL;
 	    w = strtok_r(NULL, " ", &save)) {
 		int len = (int)strlen(w);
 
-		if (col > 8 && col + len + 1 > WRAP) {
+		if (col > TEXT_COL && col + len + 1 > WRAP) {
 			fputs("\n\t", fp);
-			col = 8;
+			col = TEXT_COL;
 		}
 		fprintf(fp, "%s ", w);
 		col += len + 1;
 	}
 	fputc('\n', fp);
+	free(buf);
 }
 
 void
 caps_print(FILE *fp, cpc_t *cpc)
 {
-	struct col c = { fp, 20, 20 };
+	struct col c = { fp, ATTR_MARGIN, ATTR_MARGIN };
+	const char *s;
+	int equal = allpics_equal(cpc);
 
-	fprintf(fp, "\tCPU performance counter interface: %s\n\n",
-	    cpc_cciname(cpc));
+	if ((s = cpc_cciname(cpc)) == NULL || s[0] == '\0')
+		s = "No information available";
+	fprintf(fp, "\tCPU performance counter interface: %s\n\n", s);
 	fputs("\tevent specification syntax:\n"
 	    "\t[picn=]<eventn>[,attr[n][=<val>]][,[picn=]<eventn>"
 	    "[,attr[n][=<val>]],...]\n", fp);
 	fputs("\n\tGeneric Events:\n", fp);
-	event_block(fp, cpc, 1);
-	fputs("\n\tSee generic_events(3CPC) for descriptions of these "
+	event_blocks(fp, cpc, 1, equal);
+	fputs("\n\tSee generic_events(3) for descriptions of these "
 	    "events\n\n", fp);
 	fputs("\tPlatform Specific Events:\n", fp);
-	event_block(fp, cpc, 0);
-	fputs("\n\tTracepoints: <system>:<event>, such as "
-	    "sched:sched_switch\n"
-	    "\tsysfs PMU events: <pmu>/<term>=<val>,.../, such as msr/tsc/\n"
-	    "\tRaw event codes: a number, such as 0xc0, with attributes\n",
-	    fp);
+	event_blocks(fp, cpc, 0, equal);
 	fputs("\n\tattributes: ", fp);
 	cpc_walk_attrs(cpc, &c, put_attr);
 	put_name(&c, "nouser");
 	put_name(&c, "sys");
 	fputs("\n\n", fp);
-	put_text(fp, cpc_cpuref(cpc));
+	if ((s = cpc_cpuref(cpc)) == NULL || s[0] == '\0')
+		s = "No information available";
+	put_text(fp, s);
+	fputc('\n', fp);
+	put_text(fp, "Also accepted: tracepoints as system:event "
+	    "(sched:sched_switch); sysfs PMU events as pmu/event/ or "
+	    "pmu/term=val,.../ (msr/tsc/); libpfm4 names of other PMUs as "
+	    "pmu::EVENT:UMASK; raw event codes (0xc0) with the attributes "
+	    "above. --list-events[=PATTERN] lists every name with its kind "
+	    "and whether it can be counted here.");
 }

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cpustat.h"
 #include "errh.h"
+#include "listev.h"
 #include "output.h"
 #include "timefmt.h"
 
@@ -40,6 +41,7 @@ static const struct option longopts[] = {
 	{ "tsc",	no_argument,		NULL, 't' },
 	{ "timestamp",	required_argument,	NULL, 'T' },
 	{ "help",	no_argument,		NULL, 'H' },
+	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 },
 };
@@ -47,7 +49,8 @@ static const struct option longopts[] = {
 static void
 print_usage(FILE *fp)
 {
-	fprintf(fp, "Usage:\n\t%s %s\n\n", progname, synopsis);
+	fprintf(fp, "Usage:\n\t%s %s\n\t%s --list-events[=pattern]\n\n",
+	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-n\t\tsuppress the title line\n"
@@ -59,13 +62,19 @@ print_usage(FILE *fp)
 	    "\t\t\teach sample\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-h\t\tprint this text and the events this machine counts\n"
+	    "\t--list-events[=pattern]\n"
+	    "\t\t\tlist the event names that contain pattern (or match\n"
+	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
+	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
 	    "\tLong options: --events=EVENTS --no-header --period=SECONDS\n"
 	    "\t--soak --tsc --timestamp=u|d --debug --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
-	    "\tcount: number of samples (default: until interrupted)\n",
+	    "\tcount: number of samples (default: until interrupted)\n"
+	    "\n",
 	    out_tickname());
+	listev_usage(fp);
 }
 
 static void
@@ -93,8 +102,8 @@ default_spec(cpc_t *cpc, struct opts *o)
 static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 {
-	const char **texts = NULL, **nt;
-	int ch, help = 0, ntexts = 0, i;
+	const char **texts = NULL, **nt, *pattern = NULL;
+	int ch, help = 0, list = 0, ntexts = 0, i;
 
 	o->o_interval = 5.0;
 	opterr = 0;
@@ -137,6 +146,10 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 		case 'H':
 			print_usage(stdout);
 			exit(0);
+		case 'L':
+			list = 1;
+			pattern = optarg;
+			break;
 		case 'V':
 			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
 			exit(0);
@@ -156,6 +169,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 		caps_print(stdout, cpc);
 		exit(0);
 	}
+	if (list)
+		exit(listev_run(cpc, pattern, argc - optind,
+		    argv + optind, 1));
 	parse_operands(argc - optind, argv + optind, o);
 	for (i = 0; i < ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, texts[i], 1);

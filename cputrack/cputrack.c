@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
+#include "listev.h"
 #include "output.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
@@ -41,6 +42,7 @@ static const struct option longopts[] = {
 	{ "interval",	required_argument,	NULL, 'T' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "help",	no_argument,		NULL, 'H' },
+	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 },
 };
@@ -48,7 +50,8 @@ static const struct option longopts[] = {
 static void
 print_usage(FILE *fp)
 {
-	fprintf(fp, "Usage:\n\t%s %s\n\n", progname, synopsis);
+	fprintf(fp, "Usage:\n\t%s %s\n\t%s --list-events[=pattern]\n\n",
+	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-T secs\t\tseconds between samples, 0 for none (default 1)\n"
 	    "\t-N count\tnumber of samples of each process, then let it go\n"
@@ -64,22 +67,26 @@ print_usage(FILE *fp)
 	    "\t-o file\t\twrite the counts to file\n"
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
+	    "\t--list-events[=pattern]\n"
+	    "\t\t\tlist the event names that contain pattern (or match\n"
+	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
+	    "\t\t\t(can be counted in a thread now), description\n"
 	    "\n"
 	    "\tLong options: --interval=SECS --count=N --debug "
 	    "--follow-exec\n"
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
 	    "\t--events=EVENTS --pid=PID --help --version\n"
-	    "\n"
-	    "\tUse cpustat(1) to monitor system-wide statistics.\n",
-	    out_tickname());
+	    "\n", out_tickname());
+	listev_usage(fp);
+	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
 }
 
 static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 {
 	const char **texts = NULL, **nt;
-	const char *outname = NULL;
-	int ch, help = 0, ntexts = 0, i;
+	const char *outname = NULL, *pattern = NULL;
+	int ch, help = 0, list = 0, ntexts = 0, i;
 	double secs = 1.0;
 
 	opterr = 0;
@@ -136,6 +143,10 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		case 'H':
 			print_usage(stdout);
 			exit(0);
+		case 'L':
+			list = 1;
+			pattern = optarg;
+			break;
 		case 'V':
 			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
 			exit(0);
@@ -155,6 +166,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		caps_print(stdout, cpc);
 		exit(0);
 	}
+	if (list)
+		exit(listev_run(cpc, pattern, argc - optind, argv + optind,
+		    0));
 	o->o_msec = (unsigned)(secs * 1000.0 + 0.5);
 	if (optind < argc)
 		o->o_argv = argv + optind;

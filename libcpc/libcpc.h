@@ -175,6 +175,38 @@ int	cpc_buf_scaled(cpc_t *cpc, cpc_buf_t *buf);
 /* 1 if the kernel has a hardware PMU for the CPU. */
 int	cpc_have_hw_pmu(cpc_t *cpc);
 
+/*
+ * The whole catalogue: every event name the library accepts (except raw
+ * codes and pmu/term=value/ spellings), with its kind ("hardware",
+ * "cache", "software", "generic", "classic", "native", "pmu",
+ * "tracepoint"), a one-line description, and the result of a test open
+ * made now with the default flags (user mode where the mode flags apply).
+ * The strings are valid during the call only.
+ */
+typedef struct {
+	const char	*ei_name;	/* as written in a request */
+	const char	*ei_kind;
+	const char	*ei_desc;
+	int		 ei_avail;	/* CPC_AVAIL_* */
+} cpc_evinfo_t;
+
+#define CPC_AVAIL_NO	0	/* this machine cannot count it */
+#define CPC_AVAIL_YES	1	/* the test open succeeded */
+#define CPC_AVAIL_PRIV	2	/* refused to this user (EACCES, EPERM) */
+
+/* Test opens count one CPU, as cpc_bind_cpu; default: the calling thread. */
+#define CPC_WALK_CPU	0x1
+
+/*
+ * Call fn for each name that matches pattern: NULL or "" for all; a shell
+ * pattern (fnmatch(3)) for the whole name when it has * ? or [; otherwise
+ * a substring.  Both ignore case.  Returns the number of calls, or -1
+ * (EINVAL).  An unreadable tracefs is reported through the error handler
+ * and its tracepoints are left out.
+ */
+int	cpc_walk_catalogue(cpc_t *cpc, const char *pattern, uint_t flags,
+	    void *arg, void (*fn)(void *arg, const cpc_evinfo_t *ev));
+
 #ifdef __cplusplus
 }
 #endif
