@@ -288,6 +288,22 @@ teardown() {
 	done
 }
 
+@test "the Solaris example EC_ref,EC_hit without a hardware PMU, also under a forced libpfm4 table" {
+	requires no_hw_pmu
+	local msg="-c 'EC_ref,EC_hit': cannot count 'EC_ref': no hardware PMU (virtual machine without a virtual PMU?); software events and tracepoints can be counted instead, such as cpu-clock, task-clock, context-switches, page-faults or sched:sched_switch"
+	run --separate-stderr "$CPUSTAT" -c EC_ref,EC_hit 1 10
+	expect_runtime_error "$msg"
+	# a forced table changes the names known, not what the kernel counts
+	run --separate-stderr env LIBPFM_FORCE_PMU=skl "$CPUSTAT" \
+	    -c EC_ref,EC_hit 1 10
+	expect_runtime_error "$msg"
+	# a native name: when libpfm4 does not know this processor, the
+	# message says which tables have it (the newest five)
+	run --separate-stderr "$CPUSTAT" -c INST_RETIRED:ANY_P 1 1
+	expect_status 1
+	expect_match "$stderr" "^cpustat: -c 'INST_RETIRED:ANY_P': cannot count 'INST_RETIRED:ANY_P': no hardware PMU \(virtual machine without a virtual PMU\?\); (it is a libpfm4 event of [a-z_0-9, ]*(skl|spr)[a-z_0-9, ]*( \(and [0-9]+ older\))?|software events and tracepoints can be counted instead, .*)\$"
+}
+
 @test "an output that cannot be written: exit 1 with the reason" {
 	requires root
 	[ -w /dev/full ] || skip "needs /dev/full"
