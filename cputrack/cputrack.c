@@ -170,6 +170,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		exit(listev_run(cpc, pattern, argc - optind, argv + optind,
 		    0));
 	o->o_msec = (unsigned)(secs * 1000.0 + 0.5);
+	if (o->o_msec == 0 && o->o_count != 0)
+		cli_usage_error("-N %u counts ticks, and -T 0 makes none",
+		    o->o_count);
 	if (optind < argc)
 		o->o_argv = argv + optind;
 	if (o->o_argv == NULL && o->o_pid == 0)

@@ -39,6 +39,8 @@ ct_usage_error() {
 	ct_usage_error "invalid interval '0.0001': must be 0 or at least 0.001 seconds"
 	run --separate-stderr "$CPUTRACK" -N -1 -c page-faults true
 	ct_usage_error "invalid count '-1': must be from 0 to 1000000000"
+	run --separate-stderr "$CPUTRACK" -T 0 -N 3 -c page-faults true
+	ct_usage_error "-N 3 counts ticks, and -T 0 makes none"
 	run --separate-stderr "$CPUTRACK" -p 0 -c page-faults
 	ct_usage_error "invalid pid '0': must be from 1 to 2147483647"
 	run --separate-stderr "$CPUTRACK" -q -c page-faults true
