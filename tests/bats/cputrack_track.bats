@@ -326,6 +326,22 @@ sum_ticks() {
 	expect_eq "$(rows total | awk '{ print $4 }')" 99 "the total line"
 }
 
+@test "^C at a terminal: a total line; the command handles its SIGINT, lives on, and its status is cputrack's" {
+	command -v script >/dev/null || skip "needs script(1) for a terminal"
+	local log=$BATS_TEST_TMPDIR/ints
+	# The terminal signals the whole foreground group (si_code
+	# SI_KERNEL), so cputrack does not send its own (a second SIGINT
+	# sent at once would merge with the first, so this cannot be told
+	# from here).  The command's trap notes what it gets, and it exits 7
+	# on its own.
+	(sleep 1; printf '\003'; sleep 4) | timeout 30 script -qec \
+	    "$CPUTRACK -T 0 -o $OUT -c task-clock sh -c 'trap \"echo INT >> $log\" INT; sleep 2 & wait; sleep 1 & wait; exit 7'" \
+	    /dev/null >/dev/null && st=0 || st=$?
+	expect_eq "$st" 7 "exit status: the command's, which lived on"
+	expect_eq "$(cat "$log")" INT "the command's trap ran"
+	expect_eq "$(rows total | wc -l)" 1 "a total line at the ^C"
+}
+
 @test "a command killed by SIGKILL: complete counts, status 137" {
 	local getpid pid kid i
 	getpid=$(workload getpid_n)
