@@ -234,6 +234,13 @@ requires() {
 			    skip "perf_event_paranoid is $v: unprivileged" \
 			    "per-CPU counting is allowed here"
 			;;
+		paranoid2)
+			v=$(cat /proc/sys/kernel/perf_event_paranoid \
+			    2>/dev/null || echo 2)
+			[ "$v" -ge 2 ] ||
+			    skip "perf_event_paranoid is $v: unprivileged" \
+			    "kernel-mode counting is allowed here"
+			;;
 		unpriv_user)
 			requires root
 			command -v useradd >/dev/null &&

@@ -283,10 +283,7 @@ caps_part() {
 }
 
 @test "an unprivileged user: marks per tool, tracepoints left out with a message" {
-	requires unpriv_user paranoid
-	local p
-	p=$(cat /proc/sys/kernel/perf_event_paranoid)
-	[ "$p" -ge 2 ] || skip "perf_event_paranoid is $p, not 2 or more"
+	requires unpriv_user paranoid2
 	make_user
 	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" --list-events=clock
 	expect_status 0
