@@ -63,7 +63,7 @@ forced_pmu(void)
  * Modifiers that libpfm4's Intel core tables offer beyond the event-select
  * fields above, passed to libpfm4 with the event's name (which checks
  * them against the event).  u, k, h and g are counting modes: nouser and
- * sys say those.  t_tables checks this list against libpfm4's tables.
+ * sys say those.  t_events checks this list against libpfm4's tables.
  */
 static const char *const intel_mods[] = {
 	"intx", "intxcp", "ldlat", "fe_thres", NULL

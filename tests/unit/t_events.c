@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
+#include <perfmon/pfmlib.h>
 
 #include "cpc_impl.h"
 #include "tap.h"
@@ -180,9 +181,55 @@ skl_fits(cpc_t *cpc)
 	cpc->c_hwpmu = 0;
 }
 
+/*
+ * libpfm4's own modifiers of the forced table, beyond the counting modes
+ * (u k h g) and the event-select fields (e i c t): events.c keeps a list
+ * of them, which must not drift from libpfm4's tables.
+ */
+static void
+pfm_modifiers(char *buf, size_t len)
+{
+	static const char *const known = " u k h g e i c t ";
+	pfm_pmu_info_t pi;
+	pfm_event_info_t ei;
+	pfm_event_attr_info_t ai;
+	char word[64];
+	int p, i, a;
+
+	buf[0] = '\0';
+	pfm_for_all_pmus(p) {
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present ||
+		    pi.type != PFM_PMU_TYPE_CORE)
+			continue;
+		for (i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(i, PFM_OS_NONE, &ei) !=
+			    PFM_SUCCESS)
+				continue;
+			for (a = 0; a < ei.nattrs; a++) {
+				memset(&ai, 0, sizeof(ai));
+				ai.size = sizeof(ai);
+				if (pfm_get_event_attr_info(i, a, PFM_OS_NONE,
+				    &ai) != PFM_SUCCESS ||
+				    ai.type == PFM_ATTR_UMASK)
+					continue;
+				snprintf(word, sizeof(word), " %s ", ai.name);
+				if (strstr(known, word) == NULL &&
+				    strstr(buf, word) == NULL &&
+				    strlen(buf) + strlen(word) < len)
+					strcat(buf, word + (buf[0] != '\0'));
+			}
+		}
+	}
+}
+
 static void
 forced_skl(cpc_t *cpc)
 {
+	char mods[256];
 	char attrs[256] = "";
 
 	enc_is(cpc, "INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0);
@@ -210,6 +257,9 @@ forced_skl(cpc_t *cpc)
 	check(strstr(attrs, " umask cmask edge inv pc anythr intx intxcp "
 	    "ldlat fe_thres") != NULL, "attributes are the event "
 	    "select's and libpfm4's modifiers (%s)", attrs);
+	pfm_modifiers(mods, sizeof(mods));
+	check(strcmp(mods, " intx intxcp ldlat fe_thres ") == 0, "libpfm4's "
+	    "own modifiers of skl are those (got '%s')", mods);
 	attrs_are(cpc, "INST_RETIRED:ANY_P", "cmask", 2, 0x20000c0,
 	    0xff00ffff);
 	attrs_are(cpc, "INST_RETIRED:ANY_P", "umask", 3, 0x3c0, 0xffff);
