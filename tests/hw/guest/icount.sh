@@ -167,6 +167,14 @@ run cpustat -h
 has "cpustat -h lists INST_RETIRED as available" 'INST_RETIRED' $OUT
 run cputrack --list-events
 has "cputrack --list-events lists INST_RETIRED" 'INST_RETIRED' $OUT
+# QEMU's PMU has no cache events: the kernel refuses the generic ones.
+for want in "INST_RETIRED native yes" "CPU_CYCLES native yes" \
+    "cycles hardware yes" "instructions hardware yes" \
+    "PAPI_tot_ins generic yes" "Cycle_cnt classic yes" \
+    "cache-references hardware no" "EC_ref classic no"; do
+	got=$(awk -v n="${want%% *}" '$1 == n { print $1, $2, $3 }' $OUT)
+	is "cputrack --list-events marks $want" "$got" "$want"
+done
 run cpustat --list-events=INST
 if grep -q 'INST_RETIRED' $OUT && ! grep -q 'CPU_CYCLES' $OUT; then
 	ok "cpustat --list-events=INST: INST_RETIRED, not CPU_CYCLES"
