@@ -48,11 +48,14 @@
 static int
 hw_listed(cpc_t *cpc)
 {
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	struct cpc_pmu pmu;
 
 	if (cpc->c_hwpmu)
 		return 1;
-	return cpc_pfm_pmu(cpc, &pmu) == 0 && pmu.pm_forced;
+	/* Not otherwise: a walk need not start libpfm4 with no PMU. */
+	return forced != NULL && forced[0] != '\0' &&
+	    cpc_pfm_pmu(cpc, &pmu) == 0;
 }
 
 /* The name encodes, and a hardware event only where hardware is listed. */
@@ -106,7 +109,7 @@ cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 {
 	struct pic_walk pw = { picno, arg, fn };
 
-	if (picno >= cpc->c_npic) {
+	if (picno >= cpc_npic(cpc)) {
 		errno = EINVAL;
 		return;
 	}
@@ -167,7 +170,7 @@ cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
 {
 	struct pic_walk pw = { picno, arg, fn };
 
-	if (picno >= cpc->c_npic) {
+	if (picno >= cpc_npic(cpc)) {
 		errno = EINVAL;
 		return;
 	}

@@ -339,6 +339,17 @@ forced_child(const char *pmu, int fd)
 	return 0;
 }
 
+static int npicev;
+
+static void
+count_pic(void *arg, uint_t pic, const char *event)
+{
+	(void)arg;
+	(void)pic;
+	(void)event;
+	npicev++;
+}
+
 /* Run a table's checks in a child under LIBPFM_FORCE_PMU; relay them. */
 static void
 forced(const char *pmu)
@@ -448,6 +459,15 @@ main(int argc, char **argv)
 		return tap_done();
 	}
 	cpc_seterrhndlr(cpc, keep_msg);
+	/* First thing on a fresh handle: the counters are worked out. */
+	npicev = 0;
+	cpc_walk_events_pic(cpc, 0, NULL, count_pic);
+	tap_ok(npicev > 0, "cpc_walk_events_pic on a fresh handle walks "
+	    "(%d events on pic 0)", npicev);
+	npicev = 0;
+	cpc_walk_events_pic(cpc, cpc_npic(cpc), NULL, count_pic);
+	tap_ok(npicev == 0 && errno == EINVAL, "a pic past npic walks "
+	    "nothing, EINVAL");
 
 	/* Stages 1-4 and 6, and none of them starts libpfm4. */
 	enc_is(cpc, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
