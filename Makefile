@@ -163,7 +163,7 @@ distclean: clean
 
 HW_HOST		?= aarch64-linux-gnu
 HW_B		?= build-aarch64
-HW_PROGS	= $(B)/tests/hw/insnloop
+HW_PROGS	= $(B)/tests/hw/insnloop $(B)/tests/unit/t_ovf
 
 .PHONY: check-hw clean-hw hw-guest
 

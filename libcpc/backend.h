@@ -26,6 +26,8 @@ struct cpc_backend {
 	int		(*be_start)(cpc_t *, cpc_set_t *);
 	/* Stop counting; the counts stay readable. */
 	int		(*be_stop)(cpc_t *, cpc_set_t *);
+	/* Count again from where be_stop left the counts. */
+	int		(*be_resume)(cpc_t *, cpc_set_t *);
 	/* Read every request; *scaled set when time-shared. */
 	int		(*be_read)(cpc_t *, cpc_set_t *, uint64_t *vals,
 			    int *scaled);

@@ -10,10 +10,19 @@
  *
  * A derived request (EC_hit = references - misses) has a second event:
  * the second events follow every request's first, in request order.
+ *
+ * Overflow (CPC_OVF_NOTIFY_EMT): the request's event samples every
+ * 2^64 - preset events and signals the bound thread (F_SETOWN_EX,
+ * F_SETSIG, O_ASYNC).  PERF_EVENT_IOC_REFRESH 1 makes the kernel disable
+ * the event at its next overflow; the first such request is the group's
+ * leader, so that disabling it stops the whole set (Solaris freezes the
+ * set).  Its count is then at least its period: that is how a restart
+ * knows the refresh was used up.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +68,8 @@ fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
 	a->read_format = RDFMT;
 	a->disabled = leader;
 	a->inherit = inherit;
+	if (!sub && (r->cr_flags & CPC_OVF_NOTIFY_EMT))
+		a->sample_period = 0 - r->cr_preset;
 	/*
 	 * The Solaris mode flags apply only where the kernel honours them
 	 * meaningfully; a tracepoint or a context switch happens in the
@@ -111,7 +122,34 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 		if (set->cs_fds != NULL && set->cs_fds[i] >= 0)
 			close(set->cs_fds[i]);
 	free(set->cs_fds);
+	free(set->cs_pos);
 	set->cs_fds = NULL;
+	set->cs_pos = NULL;
+}
+
+/* The request whose event is opened i-th. */
+static int
+opened(const cpc_set_t *set, int lead, int i)
+{
+	if (i >= set->cs_nreqs)
+		return nth_derived(set, i - set->cs_nreqs);
+	if (i == 0)
+		return lead;
+	return i <= lead ? i - 1 : i;
+}
+
+/* Overflow signals go to the bound thread. */
+static int
+ovf_signal(int fd, pid_t tid)
+{
+	struct f_owner_ex owner = { F_OWNER_TID, tid };
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
+	    fcntl(fd, F_SETSIG, cpc_sigovf()) != 0 ||
+	    fcntl(fd, F_SETFL, fl | O_ASYNC) != 0)
+		return -1;
+	return 0;
 }
 
 static int
@@ -120,25 +158,30 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	const char *fn = t->t_fn;
 	struct perf_event_attr attr;
 	char tname[48];
-	int i, n;
+	int i, n, lead = 0;
 
 	for (n = set->cs_nreqs, i = 0; i < set->cs_nreqs; i++)
 		n += set->cs_reqs[i].cr_ev.ev_derived;
+	/* The first overflowing request leads: its overflow stops all. */
+	for (i = set->cs_nreqs - 1; i >= 0; i--)
+		if (set->cs_reqs[i].cr_flags & CPC_OVF_NOTIFY_EMT)
+			lead = i;
 	set->cs_nfds = 0;
+	set->cs_ovf = 0;
 	set->cs_fds = malloc(n * sizeof(int));
+	set->cs_pos = malloc(set->cs_nreqs * sizeof(int));
 	set->cs_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
 	free(set->cs_rdbuf);
 	set->cs_rdbuf = malloc(set->cs_rdlen);
-	if (set->cs_fds == NULL || set->cs_rdbuf == NULL) {
-		free(set->cs_fds);
-		set->cs_fds = NULL;
+	if (set->cs_fds == NULL || set->cs_pos == NULL ||
+	    set->cs_rdbuf == NULL) {
+		perf_close(cpc, set);
 		errno = ENOMEM;
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		int sub = i >= set->cs_nreqs;
-		const struct cpc_request *r = &set->cs_reqs[sub ?
-		    nth_derived(set, i - set->cs_nreqs) : i];
+		int sub = i >= set->cs_nreqs, k = opened(set, lead, i);
+		struct cpc_request *r = &set->cs_reqs[k];
 		long fd;
 
 		fill_attr(r, i == 0, t->t_inherit, sub, &attr);
@@ -155,6 +198,14 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			fd = perf_open(&attr, t->t_kind == CPC_BIND_CPU ? -1 :
 			    t->t_tid, t->t_cpu, i == 0 ? -1 : set->cs_fds[0]);
 		}
+		if (fd >= 0 && attr.sample_period != 0 &&
+		    ovf_signal((int)fd, t->t_tid) != 0) {
+			int e = errno;
+
+			close((int)fd);
+			errno = e;
+			fd = -1;
+		}
 		if (fd < 0) {
 			int e = errno;
 
@@ -163,6 +214,13 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			perf_close(cpc, set);
 			errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 			return -1;
+		}
+		if (!sub) {
+			set->cs_pos[k] = i;
+			r->cr_armed = 0;
+			r->cr_period = attr.sample_period;
+			if (attr.sample_period != 0)
+				set->cs_ovf = 1;
 		}
 		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
@@ -192,6 +250,42 @@ perf_read_raw(cpc_set_t *set)
 }
 
 /*
+ * Every request back at its preset.  An overflowing request's period is
+ * set again (which also restarts the kernel's count towards it), and its
+ * refresh renewed where the last overflow used it up: a refresh not used
+ * would add up, and the set would not stop at the next overflow.
+ */
+static int
+ovf_rearm(cpc_set_t *set, int enabled)
+{
+	uint64_t *rb = set->cs_rdbuf;
+	int k;
+
+	for (k = 0; k < set->cs_nreqs; k++) {
+		struct cpc_request *r = &set->cs_reqs[k];
+		uint64_t period = 0 - r->cr_preset;
+		int fd = set->cs_fds[set->cs_pos[k]];
+
+		if (!(r->cr_flags & CPC_OVF_NOTIFY_EMT))
+			continue;
+		if (!enabled) {
+			/* The count before the reset reached the period. */
+			if (r->cr_armed &&
+			    rb[3 + 2 * set->cs_pos[k]] >= r->cr_period)
+				r->cr_armed = 0;
+			if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
+				return -1;
+			r->cr_period = period;
+		} else if (!r->cr_armed) {
+			if (ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0)
+				return -1;
+			r->cr_armed = 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * RESET zeroes the counts but not the enabled/running times, so they are
  * noted here: scaling uses the times since this bind.
  */
@@ -201,12 +295,19 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 	uint64_t *rb = set->cs_rdbuf;
 
 	(void)cpc;
+	if (set->cs_ovf) {
+		if (perf_ioctl(set, PERF_EVENT_IOC_DISABLE) != 0 ||
+		    perf_read_raw(set) != 0 || ovf_rearm(set, 0) != 0)
+			return -1;
+	}
 	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
 	    perf_read_raw(set) != 0)
 		return -1;
 	set->cs_ena0 = rb[1];
 	set->cs_run0 = rb[2];
-	return perf_ioctl(set, PERF_EVENT_IOC_ENABLE);
+	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
+		return -1;
+	return set->cs_ovf ? ovf_rearm(set, 1) : 0;
 }
 
 static int
@@ -214,6 +315,13 @@ perf_stop(cpc_t *cpc, cpc_set_t *set)
 {
 	(void)cpc;
 	return perf_ioctl(set, PERF_EVENT_IOC_DISABLE);
+}
+
+static int
+perf_resume(cpc_t *cpc, cpc_set_t *set)
+{
+	(void)cpc;
+	return perf_ioctl(set, PERF_EVENT_IOC_ENABLE);
 }
 
 static int
@@ -235,7 +343,7 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	/* 1: time-shared; 3: never had a counter (the values are 0). */
 	*scaled = run < ena ? (run == 0 ? 3 : 1) : 0;
 	for (i = 0, d = set->cs_nreqs; i < set->cs_nreqs; i++) {
-		uint64_t v = rb[3 + 2 * i];
+		uint64_t v = rb[3 + 2 * set->cs_pos[i]];
 
 		/* A derived count; a difference of two never goes below 0. */
 		if (set->cs_reqs[i].cr_ev.ev_derived) {
@@ -257,6 +365,7 @@ const struct cpc_backend cpc_be_perf = {
 	.be_open = perf_open_set,
 	.be_start = perf_start,
 	.be_stop = perf_stop,
+	.be_resume = perf_resume,
 	.be_read = perf_read,
 	.be_close = perf_close,
 };

@@ -17,10 +17,20 @@
 
 #include "backend.h"
 
+/*
+ * The set bound to this thread by cpc_bind_curlwp, for the calls that
+ * name no set (cpc_set_restart, cpc_request_preset, cpc_enable,
+ * cpc_disable): thread-local, so that they need no lock and may run in
+ * the overflow signal's handler.
+ */
+static __thread cpc_set_t *lwp_set;
+
 /* Close a group kept open for re-binding (or still bound). */
 void
 cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 {
+	if (lwp_set == set)
+		lwp_set = NULL;
 	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU)
 		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
 		    &set->cs_oldmask);
@@ -42,12 +52,31 @@ same_target(const cpc_set_t *set, const struct cpc_target *t)
 }
 
 static int
+has_overflow(const cpc_set_t *set)
+{
+	int i;
+
+	for (i = 0; i < set->cs_nreqs; i++)
+		if (set->cs_reqs[i].cr_flags & CPC_OVF_NOTIFY_EMT)
+			return 1;
+	return 0;
+}
+
+static int
 bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
     const struct cpc_target *t)
 {
 	if (set->cs_nreqs == 0) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, -1, "the set has no requests");
+		return -1;
+	}
+	if (has_overflow(set) && (t->t_kind != CPC_BIND_CURLWP ||
+	    t->t_inherit)) {
+		errno = EINVAL;
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "overflow notification "
+		    "(CPC_OVF_NOTIFY_EMT) is for sets bound with "
+		    "cpc_bind_curlwp, without CPC_BIND_LWP_INHERIT");
 		return -1;
 	}
 	if (cpc_set_fits(cpc, fn, set) != 0)
@@ -70,6 +99,9 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	if (cpc->c_be->be_start(cpc, set) != 0)
 		return -1;
 	set->cs_bound = 1;
+	set->cs_disabled = 0;
+	if (t->t_kind == CPC_BIND_CURLWP)
+		lwp_set = set;
 	return 0;
 }
 
@@ -161,6 +193,101 @@ cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
 		    &set->cs_oldmask);
 	set->cs_bound = 0;
+	if (lwp_set == set)
+		lwp_set = NULL;
+	return 0;
+}
+
+/* The calling thread's bound set, or NULL with EINVAL. */
+static cpc_set_t *
+bound_here(void)
+{
+	cpc_set_t *set = lwp_set;
+
+	if (set == NULL || !set->cs_bound) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return set;
+}
+
+CPC_EXPORT int
+cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
+{
+	cpc_set_t *set = bound_here();
+	struct cpc_request *r;
+
+	if (set == NULL)
+		return -1;
+	if (index < 0 || index >= set->cs_nreqs) {
+		errno = EINVAL;
+		return -1;
+	}
+	r = &set->cs_reqs[index];
+	/* The same range as cpc_set_add_request's. */
+	if ((r->cr_flags & CPC_OVF_NOTIFY_EMT) &&
+	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
+		errno = EINVAL;
+		return -1;
+	}
+	(void)cpc;
+	r->cr_next = preset;
+	r->cr_hasnext = 1;
+	return 0;
+}
+
+/* Every request of the calling thread's set back at its preset. */
+CPC_EXPORT int
+cpc_set_restart(cpc_t *cpc, cpc_set_t *unused)
+{
+	cpc_set_t *set = bound_here();
+	int i;
+
+	(void)unused;
+	if (set == NULL)
+		return -1;
+	for (i = 0; i < set->cs_nreqs; i++)
+		if (set->cs_reqs[i].cr_hasnext) {
+			set->cs_reqs[i].cr_preset = set->cs_reqs[i].cr_next;
+			set->cs_reqs[i].cr_hasnext = 0;
+		}
+	if (cpc->c_be->be_start(cpc, set) != 0)
+		return -1;
+	set->cs_disabled = 0;
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_disable(cpc_t *cpc)
+{
+	cpc_set_t *set = bound_here();
+
+	if (set == NULL)
+		return -1;
+	if (set->cs_disabled) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (cpc->c_be->be_stop(cpc, set) != 0)
+		return -1;
+	set->cs_disabled = 1;
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_enable(cpc_t *cpc)
+{
+	cpc_set_t *set = bound_here();
+
+	if (set == NULL)
+		return -1;
+	if (!set->cs_disabled) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (cpc->c_be->be_resume(cpc, set) != 0)
+		return -1;
+	set->cs_disabled = 0;
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,9 +247,58 @@ cpc_npic(cpc_t *cpc)
 CPC_EXPORT uint_t
 cpc_caps(cpc_t *cpc)
 {
-	/* Overflow notification is not offered until bind.c implements it. */
+	/*
+	 * perf_event signals overflow for every kind of event; which counter
+	 * overflowed comes only as si_fd, which names no request.
+	 */
 	(void)cpc;
-	return 0;
+	return CPC_CAP_OVERFLOW_INTERRUPT;
+}
+
+static pthread_once_t sigovf_once = PTHREAD_ONCE_INIT;
+static int sigovf = SIGIO;
+
+/* CPC_SIGOVF from the environment: a number or a name; else SIGIO. */
+static void
+sigovf_init(void)
+{
+	static const struct { const char *n; int s; } names[] = {
+		{ "IO", SIGIO }, { "POLL", SIGPOLL }, { "USR1", SIGUSR1 },
+		{ "USR2", SIGUSR2 }, { "PROF", SIGPROF }, { "TRAP", SIGTRAP },
+		{ "URG", SIGURG }, { "WINCH", SIGWINCH },
+	};
+	const char *v = getenv("CPC_SIGOVF");
+	char *end;
+	size_t i;
+	long n;
+
+	if (v == NULL || *v == '\0')
+		return;
+	if (strncmp(v, "SIG", 3) == 0)
+		v += 3;
+	if (strncmp(v, "RTMIN+", 6) == 0) {
+		n = strtol(v + 6, &end, 10);
+		if (*end == '\0' && n >= 0 && SIGRTMIN + n <= SIGRTMAX)
+			sigovf = (int)(SIGRTMIN + n);
+		return;
+	}
+	n = strtol(v, &end, 10);
+	if (end != v && *end == '\0' && n > 0 && n <= SIGRTMAX &&
+	    n != SIGKILL && n != SIGSTOP) {
+		sigovf = (int)n;
+		return;
+	}
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strcmp(v, names[i].n) == 0)
+			sigovf = names[i].s;
+}
+
+/* The overflow signal (CPC_SIGOVF): read once from the environment. */
+CPC_EXPORT int
+cpc_sigovf(void)
+{
+	pthread_once(&sigovf_once, sigovf_init);
+	return sigovf;
 }
 
 CPC_EXPORT const char *

@@ -55,8 +55,15 @@ struct cpc_request {
 	uint_t		 cr_nattrs;
 	cpc_attr_t	*cr_attrs;	/* copied, names owned */
 	int		 cr_picnum;	/* -1 when not pinned */
+	int		 cr_armed;	/* the next overflow stops the set */
+	uint64_t	 cr_period;	/* overflow: 2^64 - preset, in force */
+	uint64_t	 cr_next;	/* cpc_request_preset: the preset */
+	int		 cr_hasnext;	/* from the next cpc_set_restart */
 	struct cpc_event cr_ev;
 };
+
+#define CPC_REQ_FLAGS	(CPC_OVF_NOTIFY_EMT | CPC_COUNT_USER | \
+			 CPC_COUNT_SYSTEM | CPC_COUNT_HV)
 
 enum cpc_bindkind {
 	CPC_BIND_NONE,
@@ -81,8 +88,11 @@ struct cpc_set {
 	enum cpc_bindkind	 cs_kind;	/* target of the open group */
 	int			 cs_cpu;	/* CPC_BIND_CPU */
 	pid_t			 cs_tid;	/* CURLWP, PCTX */
-	int			*cs_fds;	/* one per request, then one */
-	int			 cs_nfds;	/* per derived request */
+	int			*cs_fds;	/* in open order: the leader, */
+	int			 cs_nfds;	/* the rest, derived seconds */
+	int			*cs_pos;	/* request -> its cs_fds index */
+	int			 cs_ovf;	/* has CPC_OVF_NOTIFY_EMT requests */
+	int			 cs_disabled;	/* cpc_disable */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
 	uint64_t		 cs_ena0;	/* enabled/running ns at */

@@ -165,6 +165,40 @@ int	cpc_unbind(cpc_t *cpc, cpc_set_t *set);
 int	cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf);
 
 /*
+ * Presets and overflow, for the set bound to the calling thread with
+ * cpc_bind_curlwp (no other binding, and not with CPC_BIND_LWP_INHERIT).
+ * A request counts up from its preset.  With CPC_OVF_NOTIFY_EMT, when it
+ * passes UINT64_MAX (after 2^64 - preset events; the preset must leave
+ * 1 to 2^63 - 1 of them) the thread gets the signal CPC_SIGOVF, and the
+ * whole set stops counting until cpc_set_restart.  Linux has no SIGEMT
+ * on most machines: CPC_SIGOVF is SIGIO, or the signal named by the
+ * environment variable CPC_SIGOVF (a number, or a name such as SIGUSR2),
+ * and SIGEMT stands for it where the system has none.  The signal's
+ * si_code is EMT_CPCOVF (POLL_HUP, the counting stopped) and si_fd the
+ * kernel counter; si_addr carries no program counter.
+ *
+ * cpc_request_preset changes the preset of request index of the calling
+ * thread's bound set, from the next cpc_set_restart, which sets every
+ * request back to its preset and counts again (the set argument is not
+ * used: the calling thread's bound set is).  cpc_disable and cpc_enable
+ * stop and resume the calling thread's bound set.  All four are safe in a
+ * signal handler; EINVAL when the thread has no set bound (or, for
+ * cpc_enable/cpc_disable, when it is already in that state).
+ */
+int	cpc_request_preset(cpc_t *cpc, int index, uint64_t preset);
+int	cpc_set_restart(cpc_t *cpc, cpc_set_t *set);
+int	cpc_enable(cpc_t *cpc);
+int	cpc_disable(cpc_t *cpc);
+int	cpc_sigovf(void);
+#define CPC_SIGOVF	(cpc_sigovf())
+#ifndef SIGEMT
+#define SIGEMT		CPC_SIGOVF
+#endif
+#ifndef EMT_CPCOVF
+#define EMT_CPCOVF	6	/* POLL_HUP */
+#endif
+
+/*
  * Linux extensions.
  * cpc_buf_scaled: 1 if the kernel time-shared the set's counters for part
  * of the sample (the values were scaled by enabled/running time); 3 if

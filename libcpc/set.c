@@ -122,6 +122,26 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		goto out_resolve;
 	if (cpc_event_apply_attrs(cpc, fn, &r) != 0)
 		goto out_inval;
+	if ((flags & ~CPC_REQ_FLAGS) != 0) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "invalid request flags "
+		    "%#x (known: %#x)", flags, CPC_REQ_FLAGS);
+		goto out_inval;
+	}
+	/* Overflow after 2^64 - preset events: 1 to 2^63 - 1 of them. */
+	if ((flags & CPC_OVF_NOTIFY_EMT) &&
+	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
+		cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "preset %#llx "
+		    "with CPC_OVF_NOTIFY_EMT: overflow comes after 2^64 - "
+		    "preset events, which must be 1 to 2^63 - 1 (a preset "
+		    "from 2^63 + 1 to UINT64_MAX)", (unsigned long long)preset);
+		goto out_inval;
+	}
+	if ((flags & CPC_OVF_NOTIFY_EMT) && r.cr_ev.ev_derived) {
+		cpc_err(cpc, fn, CPC_CONFLICTING_REQS, "'%s' counts the "
+		    "difference of two counters: it cannot signal its "
+		    "overflow", event);
+		goto out_inval;
+	}
 	if (set->cs_nreqs == set->cs_nalloc) {
 		int n = set->cs_nalloc ? set->cs_nalloc * 2 : 4;
 

@@ -155,6 +155,16 @@ else
 	not_ok "cputrack starved of counters says 'not counted', not a zero count"
 fi
 
+# -- overflow: the libcpc API's own test, with its cycle-counter case ----
+run t_ovf
+if [ $rc -eq 0 ] && grep -q '^ok .* cycles: the second overflow' $OUT &&
+    ! grep -q '^not ok' $OUT; then
+	ok "t_ovf: presets, overflow signals and restarts, on the cycle counter too ($(grep -c '^ok' $OUT) checks)"
+else
+	not_ok "t_ovf: presets, overflow signals and restarts, on the cycle counter too" \
+	    "$(grep -A3 '^not ok' $OUT | head -n 12)"
+fi
+
 # -- libpfm4 names of the Cortex-A57 PMU and the listings ----------------
 run cputrack -T 0 -c arm_ac57::CPU_CYCLES,arm_ac57::INST_RETIRED insnloop
 is "arm_ac57:: native names encode and count" "$(col 4) $(col 5)" \
