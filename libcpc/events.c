@@ -637,6 +637,16 @@ offer_tracepoints(const char *dir, const char *sys, struct suggest *sg)
 	tracefs_list_free(list);
 }
 
+/* tracefs is there but this user may not read it. */
+static int
+no_access(cpc_t *cpc, const char *fn, const char *name, const char *path)
+{
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up tracepoint '%s': "
+	    "%s: %s (tracepoints need root)", name, path, strerror(EACCES));
+	errno = EACCES;
+	return -1;
+}
+
 static int
 lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
     struct cpc_event *ev)
@@ -660,13 +670,8 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 	}
 	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
 	if (stat(path, &st) != 0) {
-		if (errno == EACCES) {
-			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
-			    "tracepoint '%s': %s: %s (tracepoints need root)",
-			    name, path, strerror(errno));
-			errno = EACCES;
-			return -1;
-		}
+		if (errno == EACCES)
+			return no_access(cpc, fn, name, path);
 		suggest_init(&sg, sys);
 		offer_tracepoints(dir, NULL, &sg);
 		suggest_text(&sg, hint, sizeof(hint));
@@ -677,13 +682,8 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, evn);
 	if (evn[0] == '\0' || strchr(evn, '/') != NULL ||
 	    read_small(path, buf, sizeof(buf)) != 0) {
-		if (errno == EACCES) {
-			cpc_err(cpc, fn, CPC_INVALID_EVENT, "cannot look up "
-			    "tracepoint '%s': %s: %s (tracepoints need root)",
-			    name, path, strerror(errno));
-			errno = EACCES;
-			return -1;
-		}
+		if (errno == EACCES)
+			return no_access(cpc, fn, name, path);
 		suggest_init(&sg, name);
 		offer_tracepoints(dir, sys, &sg);
 		suggest_text(&sg, hint, sizeof(hint));

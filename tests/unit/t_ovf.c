@@ -18,9 +18,9 @@
 
 #include <libcpc.h>
 
+#include "pages.h"
 #include "tap.h"
 
-static size_t pagesz;
 static volatile sig_atomic_t nsig, lastcode, lastfd;
 
 static void
@@ -31,29 +31,6 @@ on_emt(int sig, siginfo_t *si, void *uc)
 	nsig++;
 	lastcode = si->si_code;
 	lastfd = si->si_fd;
-}
-
-static char *
-fresh(size_t n)
-{
-	void *p = mmap(NULL, n * pagesz, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	(void)madvise(p, n * pagesz, MADV_NOHUGEPAGE);
-	return p;
-}
-
-/* n page faults; not instrumented (see t_sample.c). */
-static void __attribute__((noinline, no_sanitize_address))
-touch(char *p, size_t n)
-{
-	volatile char *v = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v[i * pagesz] = 1;
 }
 
 static void

@@ -25,38 +25,10 @@
 #include "errh.h"
 #include "setgrp.h"
 #include "strtoset.h"
+#include "pages.h"
 #include "tap.h"
 
-static size_t pagesz;
 static int zerofd = -1;		/* /dev/zero */
-
-/* A fresh mapping of n pages, none of them faulted in yet. */
-static char *
-fresh(size_t n)
-{
-	void *p = mmap(NULL, n * pagesz, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	(void)madvise(p, n * pagesz, MADV_NOHUGEPAGE);
-	return p;
-}
-
-/*
- * One write per page: n user-mode page faults on a fresh mapping.  Not
- * instrumented by AddressSanitizer, whose check of each store would read
- * (and fault in) the shadow of the fresh pages too.
- */
-static void __attribute__((noinline, no_sanitize_address))
-touch(char *p, size_t n)
-{
-	volatile char *v = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v[i * pagesz] = 1;
-}
 
 /* n getpid system calls, not glibc's (possibly cached) wrapper. */
 static void __attribute__((noinline))
