@@ -106,7 +106,7 @@ $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \
 	    $(LIBS)
 
-$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c tests/unit/tap.h \
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
     $(COMMON_A) $(LIBCPC_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Ilibcpc -Itests/unit $(ALL_LDFLAGS) -o $@ \
