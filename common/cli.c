@@ -8,11 +8,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <getopt.h>
 #include <sys/resource.h>
 
 #include "args.h"
 #include "cli.h"
+#include "caps.h"
 #include "errh.h"
+#include "listev.h"
 
 static const char *cli_prog = "cpc-tools";
 static const char *cli_synopsis = "";
@@ -108,4 +111,60 @@ cli_raise_nofile(void)
 		rl.rlim_cur = rl.rlim_max;
 		(void)setrlimit(RLIMIT_NOFILE, &rl);
 	}
+}
+
+int
+cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
+    void (*usage)(FILE *), int failstatus)
+{
+	const char **nt;
+
+	switch (ch) {
+	case 'c':
+		nt = realloc(cc->cc_texts, (cc->cc_ntexts + 1) * sizeof(*nt));
+		if (nt == NULL)
+			err(failstatus, "out of memory");
+		cc->cc_texts = nt;
+		cc->cc_texts[cc->cc_ntexts++] = optarg;
+		return 1;
+	case 'D':
+		cc->cc_debug++;
+		errh_install(cpc, 1);
+		return 1;
+	case 'h':
+		cc->cc_help = 1;
+		return 1;
+	case 'H':
+		usage(stdout);
+		exit(0);
+	case 'L':
+		cc->cc_list = 1;
+		cc->cc_pattern = optarg;
+		return 1;
+	case 'V':
+		printf("%s (cpc-tools) %s\n", cli_prog, CPC_VERSION);
+		exit(0);
+	case ':':
+		cli_usage_error("option '%s' needs an argument",
+		    argv[optind - 1]);
+	case '?':
+		if (optopt != 0)
+			cli_usage_error("invalid option '-%c'", optopt);
+		cli_usage_error("invalid option '%s'", argv[optind - 1]);
+	}
+	return 0;
+}
+
+void
+cli_common_end(cpc_t *cpc, const struct cli_common *cc,
+    void (*usage)(FILE *), int argc, char **argv, int listflags)
+{
+	if (cc->cc_help) {
+		usage(stdout);
+		fputc('\n', stdout);
+		caps_print(stdout, cpc);
+		exit(0);
+	}
+	if (cc->cc_list)
+		exit(listev_run(cpc, cc->cc_pattern, argc, argv, listflags));
 }

@@ -5,6 +5,8 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <stdio.h>
+
 #include <libcpc.h>
 
 #include "strtoset.h"
@@ -28,5 +30,33 @@ void	cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs,
 	    const char *text, int failstatus);
 /* As many open files as the hard limit allows (one fd per counter). */
 void	cli_raise_nofile(void);
+
+/*
+ * The options both tools have, as getopt_long returns them: -c (kept in
+ * order), -D, -h, --help ('H'), --list-events ('L'), --version ('V'), and
+ * the errors ':' and '?'.
+ */
+struct cli_common {
+	const char	**cc_texts;	/* the -c arguments */
+	int		  cc_ntexts;
+	int		  cc_help;	/* -h: usage and the capabilities */
+	int		  cc_list;	/* --list-events */
+	const char	 *cc_pattern;	/* its =PATTERN, or NULL */
+	int		  cc_debug;	/* -D */
+};
+/*
+ * Take option ch if it is one of those (1), or leave it (0).  --help and
+ * --version print and exit 0; an error is a usage error.  failstatus is
+ * the tool's status for running out of memory.
+ */
+int	cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
+	    void (*usage)(FILE *), int failstatus);
+/*
+ * After the options: -h prints the usage and the capabilities, and
+ * --list-events the listing (with the operands as its pattern), each
+ * then exiting; else nothing.  listflags as listev_run's.
+ */
+void	cli_common_end(cpc_t *cpc, const struct cli_common *cc,
+	    void (*usage)(FILE *), int argc, char **argv, int listflags);
 
 #endif

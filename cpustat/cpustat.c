@@ -102,8 +102,8 @@ default_spec(cpc_t *cpc, struct opts *o)
 static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 {
-	const char **texts = NULL, **nt, *pattern = NULL;
-	int ch, help = 0, list = 0, ntexts = 0, i;
+	struct cli_common cc = { 0 };
+	int ch, i;
 
 	o->o_interval = 5.0;
 	opterr = 0;
@@ -111,20 +111,6 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
-		case 'c':
-			nt = realloc(texts, (ntexts + 1) * sizeof(*texts));
-			if (nt == NULL)
-				err(1, "out of memory");
-			texts = nt;
-			texts[ntexts++] = optarg;
-			break;
-		case 'D':
-			o->o_debug++;
-			errh_install(cpc, 1);
-			break;
-		case 'h':
-			help = 1;
-			break;
 		case 'n':
 			o->o_noheader = 1;
 			break;
@@ -143,39 +129,17 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			o->o_period = cli_seconds("period", optarg, 0,
 			    MAX_INTERVAL);
 			break;
-		case 'H':
-			print_usage(stdout);
-			exit(0);
-		case 'L':
-			list = 1;
-			pattern = optarg;
-			break;
-		case 'V':
-			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
-			exit(0);
-		case ':':
-			cli_usage_error("option '%s' needs an argument",
-			    argv[optind - 1]);
-			break;
 		default:
-			if (optopt != 0)
-				cli_usage_error("invalid option '-%c'", optopt);
-			cli_usage_error("invalid option '%s'", argv[optind - 1]);
+			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage, 1);
 		}
 	}
-	if (help) {
-		print_usage(stdout);
-		fputc('\n', stdout);
-		caps_print(stdout, cpc);
-		exit(0);
-	}
-	if (list)
-		exit(listev_run(cpc, pattern, argc - optind,
-		    argv + optind, 1));
+	o->o_debug = cc.cc_debug;
+	cli_common_end(cpc, &cc, print_usage, argc - optind, argv + optind,
+	    1);
 	parse_operands(argc - optind, argv + optind, o);
-	for (i = 0; i < ntexts; i++)
-		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, texts[i], 1);
-	free(texts);
+	for (i = 0; i < cc.cc_ntexts; i++)
+		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i], 1);
+	free(cc.cc_texts);
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
 }

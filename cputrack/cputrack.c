@@ -84,9 +84,9 @@ print_usage(FILE *fp)
 static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 {
-	const char **texts = NULL, **nt;
-	const char *outname = NULL, *pattern = NULL;
-	int ch, help = 0, list = 0, ntexts = 0, i;
+	struct cli_common cc = { 0 };
+	const char *outname = NULL;
+	int ch, i;
 	double secs = 1.0;
 
 	opterr = 0;
@@ -94,25 +94,11 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
-		case 'c':
-			nt = realloc(texts, (ntexts + 1) * sizeof(*texts));
-			if (nt == NULL)
-				err(EXIT_OWNFAIL, "out of memory");
-			texts = nt;
-			texts[ntexts++] = optarg;
-			break;
-		case 'D':
-			o->o_debug++;
-			errh_install(cpc, 1);
-			break;
 		case 'e':
 			o->o_followexec = 1;
 			break;
 		case 'f':
 			o->o_followfork = 1;
-			break;
-		case 'h':
-			help = 1;
 			break;
 		case 'n':
 			o->o_noheader = 1;
@@ -140,35 +126,14 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		case 'v':
 			o->o_verbose = 1;
 			break;
-		case 'H':
-			print_usage(stdout);
-			exit(0);
-		case 'L':
-			list = 1;
-			pattern = optarg;
-			break;
-		case 'V':
-			printf("%s (cpc-tools) %s\n", progname, CPC_VERSION);
-			exit(0);
-		case ':':
-			cli_usage_error("option '%s' needs an argument",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				cli_usage_error("invalid option '-%c'", optopt);
-			cli_usage_error("invalid option '%s'",
-			    argv[optind - 1]);
+			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage,
+			    EXIT_OWNFAIL);
 		}
 	}
-	if (help) {
-		print_usage(stdout);
-		fputc('\n', stdout);
-		caps_print(stdout, cpc);
-		exit(0);
-	}
-	if (list)
-		exit(listev_run(cpc, pattern, argc - optind, argv + optind,
-		    0));
+	o->o_debug = cc.cc_debug;
+	cli_common_end(cpc, &cc, print_usage, argc - optind, argv + optind,
+	    0);
 	o->o_msec = (unsigned)(secs * 1000.0 + 0.5);
 	if (o->o_msec == 0 && o->o_count != 0)
 		cli_usage_error("-N %u counts ticks, and -T 0 makes none",
@@ -180,12 +145,12 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	if (o->o_argv != NULL && o->o_pid != 0)
 		cli_usage_error("both a command ('%s') and -p %d: choose one",
 		    o->o_argv[0], (int)o->o_pid);
-	if (ntexts == 0)
+	if (cc.cc_ntexts == 0)
 		cli_usage_error("no events: give at least one -c");
-	for (i = 0; i < ntexts; i++)
-		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, texts[i],
+	for (i = 0; i < cc.cc_ntexts; i++)
+		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
 		    o->o_pid ? 1 : EXIT_OWNFAIL);
-	free(texts);
+	free(cc.cc_texts);
 	o->o_out = stdout;
 	if (outname != NULL && (o->o_out = fopen(outname, "we")) == NULL)
 		err(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
