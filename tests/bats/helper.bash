@@ -227,19 +227,14 @@ requires() {
 			! have_hw_pmu ||
 			    skip "needs a machine without a hardware PMU"
 			;;
-		paranoid)
+		paranoid | paranoid2)
+			# 1: a user may not count per CPU; 2: nor kernel mode
+			local lvl=1 what_not=per-CPU
+			[ "$what" = paranoid ] || lvl=2 what_not=kernel-mode
 			v=$(cat /proc/sys/kernel/perf_event_paranoid \
 			    2>/dev/null || echo 2)
-			[ "$v" -ge 1 ] ||
-			    skip "perf_event_paranoid is $v: unprivileged" \
-			    "per-CPU counting is allowed here"
-			;;
-		paranoid2)
-			v=$(cat /proc/sys/kernel/perf_event_paranoid \
-			    2>/dev/null || echo 2)
-			[ "$v" -ge 2 ] ||
-			    skip "perf_event_paranoid is $v: unprivileged" \
-			    "kernel-mode counting is allowed here"
+			[ "$v" -ge "$lvl" ] || skip "perf_event_paranoid is $v:$(
+			    ) unprivileged $what_not counting is allowed"
 			;;
 		unpriv_user)
 			requires root
