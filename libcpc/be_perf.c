@@ -227,10 +227,19 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	return 0;
 }
 
+/*
+ * Reset the whole group; enable and disable its leader only.  A group
+ * counts only while its leader is enabled, so that starts and stops the
+ * set as well; and the kernel (6.x) miscounts a task-clock or cpu-clock
+ * member of a group led by another event once the group has been
+ * disabled and enabled as a whole (the clock then counts little or
+ * nothing), which this avoids.  The members stay enabled throughout.
+ */
 static int
 perf_ioctl(cpc_set_t *set, unsigned long req)
 {
-	return ioctl(set->cs_fds[0], req, PERF_IOC_FLAG_GROUP);
+	return ioctl(set->cs_fds[0], req, req == PERF_EVENT_IOC_RESET ?
+	    PERF_IOC_FLAG_GROUP : 0);
 }
 
 static int

@@ -41,10 +41,12 @@ cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 	set->cs_kind = CPC_BIND_NONE;
 }
 
+/* The open group counts for t already (an inheriting group is another). */
 static int
 same_target(const cpc_set_t *set, const struct cpc_target *t)
 {
-	if (!set->cs_open || set->cs_kind != t->t_kind)
+	if (!set->cs_open || set->cs_kind != t->t_kind ||
+	    set->cs_inherit != t->t_inherit)
 		return 0;
 	if (t->t_kind == CPC_BIND_CPU)
 		return set->cs_cpu == t->t_cpu;
@@ -83,6 +85,11 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		return -1;
 	if (set->cs_bound)
 		(void)cpc->c_be->be_stop(cpc, set);
+	/* From a CPU to a thread: the caller runs where it ran before. */
+	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU &&
+	    t->t_kind != CPC_BIND_CPU)
+		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
+		    &set->cs_oldmask);
 	set->cs_bound = 0;
 	if (!same_target(set, t)) {
 		if (set->cs_open)
@@ -94,6 +101,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		set->cs_kind = t->t_kind;
 		set->cs_cpu = t->t_cpu;
 		set->cs_tid = t->t_tid;
+		set->cs_inherit = t->t_inherit;
 	}
 	set->cs_tick0 = cpc_ticknow();
 	if (cpc->c_be->be_start(cpc, set) != 0)
@@ -120,8 +128,11 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 		errno = EINVAL;
 		return -1;
 	}
-	/* An inherited group is a different kernel object: reopen it. */
-	if (set->cs_open && t.t_inherit)
+	/*
+	 * An inheriting group keeps the counts of the threads that ended
+	 * (the kernel adds them to it): bind it afresh each time.
+	 */
+	if (set->cs_open && (t.t_inherit || set->cs_inherit))
 		cpc_set_release(cpc, set);
 	return bind_target(cpc, "cpc_bind_curlwp", set, &t);
 }

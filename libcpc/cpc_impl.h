@@ -88,6 +88,7 @@ struct cpc_set {
 	enum cpc_bindkind	 cs_kind;	/* target of the open group */
 	int			 cs_cpu;	/* CPC_BIND_CPU */
 	pid_t			 cs_tid;	/* CURLWP, PCTX */
+	int			 cs_inherit;	/* CPC_BIND_LWP_INHERIT */
 	int			*cs_fds;	/* in open order: the leader, */
 	int			 cs_nfds;	/* the rest, derived seconds */
 	int			*cs_pos;	/* request -> its cs_fds index */
