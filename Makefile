@@ -138,8 +138,7 @@ install: all
 	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
 	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
 	install -m 644 man1/cputrack.1 $(DESTDIR)$(mandir)/man1/cputrack.1
-	install -m 644 man3/generic_events.3 \
-	    $(DESTDIR)$(mandir)/man3/generic_events.3
+	install -m 644 $(wildcard man3/*.3) $(DESTDIR)$(mandir)/man3
 
 clean:
 	rm -rf build build-asan

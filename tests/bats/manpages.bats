@@ -1,0 +1,198 @@
+#!/usr/bin/env bats
+# manpages.bats - the libcpc manual pages (man3/) cannot drift from the
+# library: every exported symbol is named and declared in a page, every
+# prototype of a SYNOPSIS is the header's, the pages are lint-clean, and
+# the overflow example of cpc_bind_curlwp(3) compiles and runs.
+
+load helper
+
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+MAN3=$ROOT/man3
+MAP=$ROOT/libcpc/libcpc.map
+HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/libpctx.h")
+# The build directory of the library under test (tests/run sets CPUSTAT).
+BUILD=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)
+
+# exported: the global symbols of the version script, one a line.
+exported() {
+	awk '/global:/ { g = 1; sub(/.*global:/, "") }
+	    /local:/ || /}/ { g = 0 }
+	    g' "$MAP" | tr -s ' \t;' '\n\n\n' | grep -E '^[a-z_][a-z0-9_]*$'
+}
+
+# mdoc_names SECTION PAGE...: "page name" for every .Nm, .Fn and .Fo
+# in that section of the pages.
+mdoc_names() {
+	local sec=$1
+	shift
+	awk -v sec="$sec" '
+	    FNR == 1 { in_sec = 0 }
+	    /^\.Sh / { in_sec = (substr($0, 5) == sec); next }
+	    in_sec && /^\.(Nm|Fn|Fo) [a-z_]/ {
+		n = $2; sub(/[^a-z0-9_].*/, "", n)
+		f = FILENAME; sub(/.*\//, "", f)
+		print f, n
+	    }' "$@"
+}
+
+# synopsis_protos PAGE...: "page|type name(args)" for every function of
+# the SYNOPSIS sections, from .Ft with .Fn, or .Fo/.Fa/.Fc.
+synopsis_protos() {
+	awk '
+	# args(s): the arguments of a macro line, quotes removed, "\t"-joined.
+	function args(s,    out, a, i, c, q, n) {
+		out = ""; a = ""; q = 0; n = 0
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "\"") { q = !q; continue }
+			if (c == " " && !q) {
+				if (a != "") { out = out (n++ ? "\t" : "") a; a = "" }
+				continue
+			}
+			a = a c
+		}
+		if (a != "") out = out (n++ ? "\t" : "") a
+		return out
+	}
+	FNR == 1 { syn = 0 }
+	/^\.Sh / { syn = ($0 == ".Sh SYNOPSIS"); next }
+	!syn { next }
+	/^\.Ft / { type = substr($0, 5); gsub(/"/, "", type); next }
+	/^\.Fn / {
+		split(args(substr($0, 5)), a, "\t")
+		p = a[2]
+		for (i = 3; i in a; i++) p = p ", " a[i]
+		f = FILENAME; sub(/.*\//, "", f)
+		print f "|" type " " a[1] "(" p ")"
+		next
+	}
+	/^\.Fo / { fo = substr($0, 5); fa = ""; next }
+	/^\.Fa / && fo != "" {
+		v = substr($0, 5); gsub(/"/, "", v)
+		fa = fa (fa == "" ? "" : ", ") v
+		next
+	}
+	/^\.Fc/ && fo != "" {
+		f = FILENAME; sub(/.*\//, "", f)
+		print f "|" type " " fo "(" fa ")"
+		fo = ""
+	}' "$@"
+}
+
+# norm: one C declaration a line, spacing made canonical.
+norm() {
+	tr -s ' \t' '  ' | sed -e 's/^ //' -e 's/ $//' \
+	    -e 's/ *\([][*(),]\) */\1/g'
+}
+
+# header_protos: every declaration of the public headers, normalised.
+header_protos() {
+	cat "${HEADERS[@]}" |
+	    sed -e '/^#/d' -e '/^extern "C"/d' -e '/^}$/d' |
+	    awk '{ gsub(/\/\*[^*]*\*\//, "") } 1' |
+	    awk 'BEGIN { c = 0 }
+		{ line = $0
+		  if (c) { if (index(line, "*/")) { sub(/.*\*\//, "", line); c = 0 } else next }
+		  if (index(line, "/*")) { sub(/\/\*.*/, "", line); c = 1 }
+		  printf "%s ", line }' |
+	    tr ';' '\n' | sed 's/.*}//' | norm | grep '('
+}
+
+@test "manpages: every exported symbol is named and declared in a man3 page" {
+	local sym missing=() names synopsis
+	names=$(mdoc_names NAME "$MAN3"/*.3 | awk '{ print $2 }' | sort -u)
+	synopsis=$(mdoc_names SYNOPSIS "$MAN3"/*.3 | awk '{ print $2 }' |
+	    sort -u)
+	[ "$(exported | wc -l)" -ge 45 ] ||
+	    fail_with "only $(exported | wc -l) symbols read from $MAP"
+	for sym in $(exported); do
+		grep -qx "$sym" <<<"$names" && grep -qx "$sym" <<<"$synopsis" ||
+		    missing+=("$sym")
+	done
+	[ ${#missing[@]} -eq 0 ] ||
+	    fail_with "not in the NAME and SYNOPSIS of a man3 page:" \
+	    "${missing[@]}"
+}
+
+@test "manpages: each SYNOPSIS function is in the page's NAME" {
+	local page name bad=()
+	while read -r page name; do
+		mdoc_names NAME "$MAN3/$page" | grep -qx "$page $name" ||
+		    bad+=("$page:$name")
+	done < <(mdoc_names SYNOPSIS "$MAN3"/*.3)
+	[ ${#bad[@]} -eq 0 ] ||
+	    fail_with "in a SYNOPSIS but not in its page's NAME:" "${bad[@]}"
+}
+
+@test "manpages: every SYNOPSIS prototype is the header's declaration" {
+	local decls line page proto n=0 bad=()
+	decls=$(header_protos)
+	grep -qxF 'cpc_t*cpc_open(int ver)' <<<"$decls" ||
+	    fail_with "the header parser found no cpc_open: $decls" ||
+	    return 1
+	while IFS='|' read -r page proto; do
+		n=$((n + 1))
+		line=$(norm <<<"$proto")
+		grep -qxF "$line" <<<"$decls" || bad+=("$page: $proto")
+	done < <(synopsis_protos "$MAN3"/*.3)
+	[ "$n" -ge 45 ] || fail_with "only $n prototypes in the pages" ||
+	    return 1
+	[ ${#bad[@]} -eq 0 ] ||
+	    fail_with "prototypes that libcpc.h/libpctx.h do not declare:" \
+	    "${bad[@]}"
+}
+
+@test "manpages: each page's .Dt is its file name, section 3" {
+	local f want got bad=()
+	for f in "$MAN3"/*.3; do
+		want=$(basename "$f" .3 | tr '[:lower:]' '[:upper:]')
+		got=$(sed -n 's/^\.Dt //p' "$f")
+		[ "$got" = "$want 3" ] || bad+=("${f##*/}: .Dt $got")
+	done
+	[ ${#bad[@]} -eq 0 ] || fail_with "${bad[@]}"
+}
+
+@test "manpages: mandoc -T lint finds nothing but missing cross-references" {
+	command -v mandoc >/dev/null ||
+	    skip "mandoc is not installed (apt-get install mandoc)"
+	local out err
+	out=$(mktemp) err=$(mktemp)
+	mandoc -T lint "$MAN3"/*.3 >"$out" 2>"$err" || true
+	run bash -c 'cat "$1" "$2" | grep -v -e "referenced manual not found" \
+	    -e "outdated mandoc.db"' _ "$out" "$err"
+	rm -f "$out" "$err"
+	[ -z "$output" ] || fail_with "mandoc -T lint:"
+}
+
+@test "manpages: the overflow example of cpc_bind_curlwp(3) runs" {
+	local dir cc=${CC:-cc} san=()
+	command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
+	[ -n "$BUILD" ] && [ -e "$BUILD/libcpc/libcpc.so.1" ] ||
+	    skip "libcpc.so.1 is not built (make)"
+	# A sanitized library needs a sanitized program.
+	if objdump -p "$BUILD/libcpc/libcpc.so.1" 2>/dev/null |
+	    grep -q 'NEEDED.*libasan'; then
+		san=(-fsanitize=address,undefined)
+	fi
+	dir=$(mktemp -d)
+	awk '/^\.Sh EXAMPLES/ { ex = 1 }
+	    ex && /^\.Bd -literal/ && !done { lit = 1; next }
+	    lit && /^\.Ed/ { lit = 0; done = 1 }
+	    lit' "$MAN3/cpc_bind_curlwp.3" | sed 's/\\e/\\/g' >"$dir/ovf.c"
+	grep -q 'cpc_set_restart' "$dir/ovf.c" ||
+	    fail_with "no example program in cpc_bind_curlwp.3" || return 1
+	run "$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
+	    "${san[@]}" -I"$ROOT/libcpc" -o "$dir/ovf" "$dir/ovf.c" \
+	    "$BUILD/libcpc/libcpc.so.1" -Wl,-rpath,"$BUILD/libcpc"
+	[ "$status" -eq 0 ] || { rm -rf "$dir"; fail_with "compile failed"; }
+	run "$dir/ovf"
+	rm -rf "$dir"
+	expect_status 0 || return 1
+	# 1000 fresh pages, a signal per 100 faults (a sanitizer's shadow
+	# memory may fault a few more times).
+	[[ $output =~ ^page-faults:\ ([0-9]+)\ overflows,\ ([0-9]+)\ more$ ]] ||
+	    fail_with "unexpected output" || return 1
+	local nsig=${BASH_REMATCH[1]} more=${BASH_REMATCH[2]}
+	expect_range "$nsig" 10 13 "overflow signals" &&
+	    expect_range "$more" 0 99 "events after the last"
+}
