@@ -157,8 +157,9 @@ free_opts(struct opts *o)
 int
 main(int argc, char **argv)
 {
-	struct opts o;
-	cpc_t *cpc;
+	/* Static: a usage error exits with them reachable (LeakSanitizer). */
+	static struct opts o;
+	static cpc_t *cpc;
 	int rc;
 
 	memset(&o, 0, sizeof(o));

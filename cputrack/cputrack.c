@@ -160,8 +160,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 int
 main(int argc, char **argv)
 {
-	struct topts o;
-	cpc_t *cpc;
+	/* Static: a usage error exits with them reachable (LeakSanitizer). */
+	static struct topts o;
+	static cpc_t *cpc;
 	int rc, i;
 
 	memset(&o, 0, sizeof(o));
