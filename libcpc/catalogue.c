@@ -161,7 +161,7 @@ cpc_walk_events_all(cpc_t *cpc, void *arg,
 		if (countable(cpc, cpc_classic_names[i].cl_name, hw))
 			fn(arg, cpc_classic_names[i].cl_name);
 	if (hw)
-		cpc_pfm_walk(cpc, &nw, native_adapter);
+		cpc_pfm_walk(cpc, 0, &nw, native_adapter);
 }
 
 CPC_EXPORT void
@@ -661,7 +661,7 @@ cpc_walk_catalogue(cpc_t *cpc, const char *pattern, uint_t flags, void *arg,
 	walk_named(&w, 0);
 	walk_generic(&w);
 	walk_classic(&w);
-	cpc_pfm_walk(cpc, &w, native_event);
+	cpc_pfm_walk(cpc, 1, &w, native_event);
 	walk_pmus(&w);
 	walk_tracepoints(&w);
 	return w.w_n;

@@ -192,7 +192,7 @@ struct cpc_pmu {
 int	cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu);
 int	cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
 	    struct cpc_event *ev);
-void	cpc_pfm_walk(cpc_t *cpc, void *arg,
+void	cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
 	    void (*fn)(void *arg, const char *name, const char *desc));
 int	cpc_pfm_where(const char *name, char *buf, size_t len);
 int	cpc_pfm_used(void);

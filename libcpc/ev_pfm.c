@@ -230,13 +230,19 @@ cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
 	return 0;
 }
 
+/*
+ * The native events of the catalogue's PMU, and with umasks each event's
+ * unit masks too, as EVENT:UMASK (the default one marked in its text).
+ */
 void
-cpc_pfm_walk(cpc_t *cpc, void *arg,
+cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
     void (*fn)(void *arg, const char *name, const char *desc))
 {
 	pfm_pmu_info_t pi;
 	pfm_event_info_t ei;
-	int i;
+	pfm_event_attr_info_t ai;
+	char name[CPC_MAX_EVENT_LEN], desc[512];
+	int i, a;
 
 	(void)cpc;
 	if (!pfm_ready() || pfm_core < 0)
@@ -248,8 +254,20 @@ cpc_pfm_walk(cpc_t *cpc, void *arg,
 	for (i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
 		memset(&ei, 0, sizeof(ei));
 		ei.size = sizeof(ei);
-		if (pfm_get_event_info(i, PFM_OS_NONE, &ei) == PFM_SUCCESS)
-			fn(arg, ei.name, ei.desc != NULL ? ei.desc : "");
+		if (pfm_get_event_info(i, PFM_OS_NONE, &ei) != PFM_SUCCESS)
+			continue;
+		fn(arg, ei.name, ei.desc != NULL ? ei.desc : "");
+		for (a = 0; umasks && a < ei.nattrs; a++) {
+			memset(&ai, 0, sizeof(ai));
+			ai.size = sizeof(ai);
+			if (pfm_get_event_attr_info(i, a, PFM_OS_NONE, &ai) !=
+			    PFM_SUCCESS || ai.type != PFM_ATTR_UMASK)
+				continue;
+			snprintf(name, sizeof(name), "%s:%s", ei.name, ai.name);
+			snprintf(desc, sizeof(desc), "%s%s", ai.desc != NULL ?
+			    ai.desc : "", ai.is_dfl ? " (the default)" : "");
+			fn(arg, name, desc);
+		}
 	}
 }
 

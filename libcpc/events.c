@@ -757,7 +757,7 @@ unknown_event(cpc_t *cpc, const char *fn, const char *name)
 		*colon = '\0';
 	suggest_init(&sg, base);
 	offer_generic(&sg);
-	cpc_pfm_walk(cpc, &sg, offer_native);
+	cpc_pfm_walk(cpc, 0, &sg, offer_native);
 	suggest_text(&sg, hint, sizeof(hint));
 	cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s'%s", name,
 	    hint);

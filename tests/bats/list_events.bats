@@ -282,6 +282,27 @@ caps_part() {
 	expect_range "$output" 50 1000 "native names of skl"
 }
 
+@test "LIBPFM_FORCE_PMU=skl: each native event's unit masks, as EVENT:UMASK, each a name -c takes" {
+	requires no_hw_pmu
+	local name
+	LIBPFM_FORCE_PMU=skl run --separate-stderr "$CPUSTAT" \
+	    --list-events='INST_RETIRED:*'
+	expect_status 0
+	expect_eq "$(awk '{ print $1 }' <<<"$output" | tr '\n' ' ')" \
+	    "INST_RETIRED:ANY_P INST_RETIRED:ALL INST_RETIRED:TOTAL_CYCLES INST_RETIRED:PREC_DIST " \
+	    "the unit masks of INST_RETIRED, in libpfm4's order"
+	le_expect INST_RETIRED:ANY_P native no
+	expect_match "$(le_find INST_RETIRED:ANY_P)" '\(the default\)$' \
+	    "the default unit mask is marked"
+	# every one listed is a name: refused for the machine, not unknown
+	for name in $(awk '{ print $1 }' <<<"$output"); do
+		LIBPFM_FORCE_PMU=skl run --separate-stderr "$CPUSTAT" \
+		    -c "$name" 1 1
+		expect_status 1
+		expect_match "$stderr" "cannot count '$name': no hardware PMU"
+	done
+}
+
 @test "an unprivileged user: marks per tool, tracepoints left out with a message" {
 	requires unpriv_user paranoid2
 	make_user
