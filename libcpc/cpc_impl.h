@@ -132,6 +132,7 @@ struct cpc {
 	int			 c_nfixed;	/* fixed ones; 0, 0: unknown */
 	int			 c_hwpmu;	/* kernel has a core PMU */
 	int			 c_described;	/* c_lock: npic, names */
+	int			 c_vendor;	/* enum cpc_vendor, described */
 	char			 c_cciname[CPC_MAX_IMPL_NAME];
 	char			 c_cpuref[CPC_MAX_CPUREF];
 	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */

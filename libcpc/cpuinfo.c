@@ -153,6 +153,8 @@ pmu_counters(cpc_t *cpc, const struct cpc_pmu *pmu)
  * one: then it describes that table (tests, and a look at another
  * processor's names); the kernel still decides what can be counted.
  */
+static enum cpc_vendor probe_vendor(cpc_t *cpc);
+
 void
 cpc_describe(cpc_t *cpc)
 {
@@ -163,6 +165,7 @@ cpc_describe(cpc_t *cpc)
 
 	cpc->c_npic = CPC_SOFT_NPIC;
 	cpc->c_ngp = cpc->c_nfixed = 0;
+	cpc->c_vendor = probe_vendor(cpc);
 	if (forced != NULL && forced[0] != '\0') {
 		if (cpc_pfm_pmu(cpc, &pmu) != 0) {
 			snprintf(name, len, "no libpfm4 table '%s' (named by "
@@ -216,8 +219,8 @@ cpc_describe(cpc_t *cpc)
  * Whose event-select layout the catalogue's events use: the forced
  * libpfm4 table's vendor, else the processor's.
  */
-enum cpc_vendor
-cpc_vendor(cpc_t *cpc)
+static enum cpc_vendor
+probe_vendor(cpc_t *cpc)
 {
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	struct cpc_pmu pmu;
@@ -315,4 +318,12 @@ cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set)
 	    "cycles, ref-cycles" : "cycles");
 	errno = EINVAL;
 	return -1;
+}
+
+/* The vendor, probed once with the rest (a bind asks: no CPUID then). */
+enum cpc_vendor
+cpc_vendor(cpc_t *cpc)
+{
+	(void)cpc_npic(cpc);
+	return cpc->c_vendor;
 }
