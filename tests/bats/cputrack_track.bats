@@ -313,13 +313,16 @@ sum_ticks() {
 }
 
 @test "SIGINT sent to cputrack: the command gets it too; status 130" {
-	local getpid pid
+	local getpid pid i
 	getpid=$(workload getpid_n)
 	# an interactive shell would not ignore it in a background job
 	env --default-signal=INT "$CPUTRACK" -T 0.2 -o "$OUT" -c "$EV" \
 	    "$getpid" -a 5000 99 &
 	pid=$!
-	sleep 0.5
+	for i in $(seq 50); do
+		[ "$(rows tick | wc -l)" -ge 1 ] && break
+		sleep 0.1
+	done
 	kill -INT "$pid"
 	wait "$pid" && st=0 || st=$?
 	expect_eq "$st" 130 "exit status"
@@ -328,17 +331,21 @@ sum_ticks() {
 
 @test "^C at a terminal: a total line; the command handles its SIGINT, lives on, and its status is cputrack's" {
 	command -v script >/dev/null || skip "needs script(1) for a terminal"
-	local log=$BATS_TEST_TMPDIR/ints
+	local log=$BATS_TEST_TMPDIR/ints ready=$BATS_TEST_TMPDIR/ready i
 	# The terminal signals the whole foreground group (si_code
 	# SI_KERNEL), so cputrack does not send its own (a second SIGINT
 	# sent at once would merge with the first, so this cannot be told
-	# from here).  The command's trap notes what it gets, and it exits 7
-	# on its own.
-	(sleep 1; printf '\003'; sleep 4) | timeout 30 script -qec \
-	    "$CPUTRACK -T 0 -o $OUT -c task-clock sh -c 'trap \"echo INT >> $log\" INT; sleep 2 & wait; sleep 1 & wait; exit 7'" \
+	# from here).  The command says when its trap is set; the ^C is
+	# typed only then (typed earlier it would kill the shell starting
+	# the command).  It waits for the signal, notes it, and exits 7.
+	(for i in $(seq 300); do [ -e "$ready" ] && break; sleep 0.1; done
+	 printf '\003'
+	 for i in $(seq 100); do [ -s "$log" ] && break; sleep 0.1; done
+	 sleep 0.5) | timeout 60 script -qec \
+	    "$CPUTRACK -T 0 -o $OUT -c task-clock sh -c 'trap \"echo INT >> $log; got=1\" INT; : > $ready; n=0; while [ -z \"\$got\" ] && [ \$n -lt 300 ]; do sleep 0.1; n=\$((n + 1)); done; exit 7'" \
 	    /dev/null >/dev/null && st=0 || st=$?
-	expect_eq "$st" 7 "exit status: the command's, which lived on"
 	expect_eq "$(cat "$log")" INT "the command's trap ran"
+	expect_eq "$st" 7 "exit status: the command's, which lived on"
 	expect_eq "$(rows total | wc -l)" 1 "a total line at the ^C"
 }
 
@@ -347,8 +354,11 @@ sum_ticks() {
 	getpid=$(workload getpid_n)
 	"$CPUTRACK" -T 0 -o "$OUT" -c "$EV" "$getpid" -a 5000 77 &
 	pid=$!
-	for i in $(seq 50); do
-		kid=$(pgrep -P "$pid") && break
+	# the command once it runs the workload (not cputrack's child
+	# before its exec), then time for its 77 calls
+	for i in $(seq 100); do
+		kid=$(pgrep -P "$pid") &&
+		    [ "$(readlink "/proc/$kid/exe")" = "$getpid" ] && break
 		sleep 0.1
 	done
 	sleep 0.2
