@@ -188,9 +188,10 @@ ignored_stays() {
 @test "every interval is flushed as soon as it is complete" {
 	requires env_signals
 	bg_start "$OUT" "$ERR" -c cpu-clock 0.5 3
-	sleep 0.8
-	# interval 1 (at 0.5 s) is out although stdout is a file
-	expect_eq "$(wc -l <"$OUT")" $((1 + NCPU)) "lines after 0.8 s"
+	# interval 1 (at 0.5 s) is out alone although stdout is a file;
+	# buffered, all three would appear together at the exit
+	wait_lines "$OUT" $((1 + NCPU)) 10
+	expect_eq "$(wc -l <"$OUT")" $((1 + NCPU)) "lines at the first interval"
 	bg_wait 5
 	expect_eq "$BG_STATUS" 0 "exit status"
 	expect_eq "$(wc -l <"$OUT")" $((1 + 3 * NCPU + 1)) "lines at the end"
