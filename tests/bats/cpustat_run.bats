@@ -129,7 +129,7 @@ ignored_stays() {
 	rm -f "$OUT" "$ERR"
 	"$CPUSTAT" -c cpu-clock 0.1 10 >"$OUT" 2>"$ERR" &
 	BG_PID=$!
-	sleep 0.25
+	wait_lines "$OUT" $((1 + NCPU)) 10
 	kill -STOP "$BG_PID"
 	sleep 0.5
 	kill -CONT "$BG_PID"
