@@ -23,7 +23,9 @@ teardown() {
 	env --default-signal=INT,TERM,HUP \
 	    "$CPUSTAT" -c cpu-clock 0.3 8 >"$out" 2>"$err" &
 	pid=$!
-	sleep 0.75
+	# offline 0.75 s in: the first interval (0.3 s) is out, then 0.45 s
+	wait_lines "$out" $((1 + NCPU)) 10
+	sleep 0.45
 	if ! echo 0 >"$ONLINE"; then
 		kill "$pid"; wait "$pid" || true
 		skip "the kernel refused to take cpu 1 offline"
