@@ -24,7 +24,7 @@ teardown() {
 	    "$CPUSTAT" -c cpu-clock 0.3 8 >"$out" 2>"$err" &
 	pid=$!
 	# offline 0.75 s in: the first interval (0.3 s) is out, then 0.45 s
-	wait_lines "$out" $((1 + NCPU)) 10
+	wait_lines "$out" $((1 + $(usable_cpus | wc -l))) 10
 	sleep 0.45
 	if ! echo 0 >"$ONLINE"; then
 		kill "$pid"; wait "$pid" || true
