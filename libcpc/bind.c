@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,15 +24,109 @@
  * name no set (cpc_set_restart, cpc_request_preset, cpc_enable,
  * cpc_disable): thread-local, so that they need no lock and may run in
  * the overflow signal's handler.
+ *
+ * A thread has one such set, as an LWP has one context on Solaris:
+ * binding another replaces it, whatever handle either came from.  The
+ * set points back at the slot (cs_slot), so that unbinding or destroying
+ * it from another thread empties the slot instead of leaving it to
+ * dangle, and a thread's exit (slot_key's destructor) empties the set's
+ * pointer before the slot goes.  slot_lock guards both directions; it is
+ * held with signals blocked, so that a handler binding a set cannot find
+ * it taken by the code it interrupted.
  */
 static __thread cpc_set_t *lwp_set;
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static pthread_key_t slot_key;
+static int slot_keyok;
+
+static void
+slot_lock_take(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	pthread_mutex_lock(&slot_lock);
+}
+
+static void
+slot_lock_drop(const sigset_t *old)
+{
+	pthread_mutex_unlock(&slot_lock);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* Thread exit: the set bound here no longer has a slot to empty. */
+static void
+slot_exit(void *unused)
+{
+	sigset_t old;
+
+	(void)unused;
+	slot_lock_take(&old);
+	if (lwp_set != NULL)
+		lwp_set->cs_slot = NULL;
+	lwp_set = NULL;
+	slot_lock_drop(&old);
+}
+
+static void
+slot_init(void)
+{
+	slot_keyok = pthread_key_create(&slot_key, slot_exit) == 0;
+}
+
+/* set is no longer any thread's: empty the slot it was in. */
+static void
+slot_clear(cpc_set_t *set)
+{
+	sigset_t old;
+
+	if (set->cs_slot == NULL && lwp_set != set)
+		return;
+	slot_lock_take(&old);
+	if (set->cs_slot != NULL && *set->cs_slot == set)
+		*set->cs_slot = NULL;
+	set->cs_slot = NULL;
+	slot_lock_drop(&old);
+}
+
+/*
+ * set becomes the calling thread's: the set bound here before is
+ * unbound (its group stays open, disabled, for a later bind), and the
+ * slot of another thread holding set is emptied.
+ */
+static void
+slot_take(cpc_set_t *set)
+{
+	cpc_set_t *prev;
+	sigset_t old;
+
+	pthread_once(&slot_once, slot_init);
+	if (slot_keyok && pthread_getspecific(slot_key) == NULL)
+		(void)pthread_setspecific(slot_key, &lwp_set);
+	slot_lock_take(&old);
+	prev = lwp_set;
+	if (prev != NULL && prev != set) {
+		if (prev->cs_bound)
+			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
+		prev->cs_bound = 0;
+		prev->cs_slot = NULL;
+	}
+	if (set->cs_slot != NULL && set->cs_slot != &lwp_set &&
+	    *set->cs_slot == set)
+		*set->cs_slot = NULL;
+	lwp_set = set;
+	set->cs_slot = &lwp_set;
+	slot_lock_drop(&old);
+}
 
 /* Close a group kept open for re-binding (or still bound). */
 void
 cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 {
-	if (lwp_set == set)
-		lwp_set = NULL;
+	slot_clear(set);
 	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU)
 		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
 		    &set->cs_oldmask);
@@ -91,6 +187,8 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
 		    &set->cs_oldmask);
 	set->cs_bound = 0;
+	if (t->t_kind != CPC_BIND_CURLWP)
+		slot_clear(set);
 	if (!same_target(set, t)) {
 		if (set->cs_open)
 			cpc->c_be->be_close(cpc, set);
@@ -109,7 +207,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	set->cs_bound = 1;
 	set->cs_disabled = 0;
 	if (t->t_kind == CPC_BIND_CURLWP)
-		lwp_set = set;
+		slot_take(set);
 	return 0;
 }
 
@@ -204,8 +302,7 @@ cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
 		    &set->cs_oldmask);
 	set->cs_bound = 0;
-	if (lwp_set == set)
-		lwp_set = NULL;
+	slot_clear(set);
 	return 0;
 }
 

@@ -100,6 +100,9 @@ struct cpc_set {
 	uint64_t		 cs_run0;	/* the last bind */
 	void			*cs_rdbuf;	/* group read buffer */
 	size_t			 cs_rdlen;
+	struct cpc		*cs_cpc;	/* the handle it was made by */
+	struct cpc_set	       **cs_slot;	/* bound with cpc_bind_curlwp:
+						   that thread's slot */
 };
 
 struct cpc_buf {

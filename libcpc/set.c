@@ -17,6 +17,7 @@ cpc_set_create(cpc_t *cpc)
 	if ((set = calloc(1, sizeof(*set))) == NULL)
 		return NULL;
 	set->cs_kind = CPC_BIND_NONE;
+	set->cs_cpc = cpc;
 	pthread_mutex_lock(&cpc->c_lock);
 	set->cs_next = cpc->c_sets;
 	cpc->c_sets = set;

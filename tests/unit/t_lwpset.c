@@ -1,0 +1,236 @@
+/*
+ * t_lwpset - a thread has one set bound with cpc_bind_curlwp, as an LWP
+ * has one context on Solaris: binding another replaces it (from any
+ * handle), and the calls that name no set (cpc_set_restart,
+ * cpc_disable, ...) act on the one bound last.  Unbinding or destroying
+ * the set from another thread, or the thread's exit, leaves nothing
+ * dangling.  Oracle: getpid calls counted by the syscalls:sys_enter_getpid
+ * tracepoint, exactly.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include <libcpc.h>
+
+#include "tap.h"
+
+#define EV	"syscalls:sys_enter_getpid"
+
+static void
+getpids(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		(void)syscall(SYS_getpid);
+}
+
+static cpc_set_t *
+getpid_set(cpc_t *cpc)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+
+	if (set == NULL || cpc_set_add_request(cpc, set, EV, 0,
+	    CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) != 0)
+		return NULL;
+	return set;
+}
+
+/* The set's count now; ~0 when it cannot be sampled (errno says why). */
+static uint64_t
+value(cpc_t *cpc, cpc_set_t *set)
+{
+	cpc_buf_t *b = cpc_buf_create(cpc, set);
+	uint64_t v = ~(uint64_t)0;
+
+	if (b != NULL && cpc_set_sample(cpc, set, b) == 0)
+		cpc_buf_get(cpc, b, 0, &v);
+	cpc_buf_destroy(cpc, b);
+	return v;
+}
+
+/* A thread that binds a set, waits to be told, then tries the no-set calls. */
+struct peer {
+	cpc_t		*cpc;
+	cpc_set_t	*set;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 step;		/* 1 bound, 2 go on */
+	int		 bound, restart, restart_errno, disable, disable_errno;
+};
+
+static void
+peer_step(struct peer *p, int step, int wait_for)
+{
+	pthread_mutex_lock(&p->mu);
+	if (step)
+		p->step = step;
+	pthread_cond_broadcast(&p->cv);
+	while (wait_for && p->step < wait_for)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *
+peer_main(void *arg)
+{
+	struct peer *p = arg;
+
+	p->bound = cpc_bind_curlwp(p->cpc, p->set, 0);
+	peer_step(p, 1, 2);
+	errno = 0;
+	p->restart = cpc_set_restart(p->cpc, NULL);
+	p->restart_errno = errno;
+	errno = 0;
+	p->disable = cpc_disable(p->cpc);
+	p->disable_errno = errno;
+	return NULL;
+}
+
+/* Binds the set on a stack (and TLS) the caller unmaps after the join. */
+static void *
+bind_and_exit(void *arg)
+{
+	struct peer *p = arg;
+
+	p->bound = cpc_bind_curlwp(p->cpc, p->set, 0);
+	getpids(7);
+	return NULL;
+}
+
+static void
+replace(cpc_t *cpc, cpc_t *other)
+{
+	cpc_set_t *a = getpid_set(cpc), *b = getpid_set(other);
+	uint64_t v;
+
+	if (!tap_ok(a != NULL && b != NULL, "two getpid sets")) {
+		cpc_set_destroy(cpc, a);
+		cpc_set_destroy(other, b);
+		return;
+	}
+	tap_ok(cpc_bind_curlwp(cpc, a, 0) == 0, "set A bound");
+	getpids(100);
+	tap_ok(cpc_bind_curlwp(other, b, 0) == 0, "set B bound to the same "
+	    "thread%s", cpc == other ? "" : ", from another handle");
+	errno = 0;
+	v = value(cpc, a);
+	tap_ok(v == ~(uint64_t)0 && errno == EINVAL,
+	    "A was replaced: sampling it is EINVAL (%s)", strerror(errno));
+	getpids(50);
+	tap_u64(value(other, b), 50, "B counts what came after");
+	tap_ok(cpc_disable(cpc) == 0, "cpc_disable: acts on B");
+	getpids(30);
+	tap_u64(value(other, b), 50, "B frozen by cpc_disable");
+	tap_ok(cpc_enable(cpc) == 0, "cpc_enable: B again");
+	getpids(5);
+	tap_u64(value(other, b), 55, "B counts after cpc_enable");
+	tap_ok(cpc_bind_curlwp(cpc, a, 0) == 0, "A bound again");
+	getpids(20);
+	tap_u64(value(cpc, a), 20, "A counts from its new bind");
+	errno = 0;
+	tap_ok(value(other, b) == ~(uint64_t)0 && errno == EINVAL,
+	    "and B was replaced in turn");
+	tap_ok(cpc_unbind(cpc, a) == 0, "A unbound");
+	errno = 0;
+	tap_ok(cpc_disable(cpc) == -1 && errno == EINVAL,
+	    "nothing bound: cpc_disable is EINVAL");
+	cpc_set_destroy(cpc, a);
+	cpc_set_destroy(other, b);
+}
+
+/* The set is unbound or destroyed by main while the peer has it bound. */
+static void
+from_another_thread(cpc_t *cpc, int destroy)
+{
+	struct peer p = {
+		.cpc = cpc, .mu = PTHREAD_MUTEX_INITIALIZER,
+		.cv = PTHREAD_COND_INITIALIZER,
+	};
+	const char *what = destroy ? "destroyed" : "unbound";
+	pthread_t t;
+
+	if (!tap_ok((p.set = getpid_set(cpc)) != NULL, "a getpid set"))
+		return;
+	pthread_create(&t, NULL, peer_main, &p);
+	peer_step(&p, 0, 1);
+	tap_ok(p.bound == 0, "the set bound by a second thread");
+	if (destroy)
+		tap_ok(cpc_set_destroy(cpc, p.set) == 0, "destroyed by main");
+	else
+		tap_ok(cpc_unbind(cpc, p.set) == 0, "unbound by main");
+	peer_step(&p, 2, 0);
+	pthread_join(t, NULL);
+	tap_ok(p.restart == -1 && p.restart_errno == EINVAL,
+	    "set %s elsewhere: the thread's cpc_set_restart is EINVAL", what);
+	tap_ok(p.disable == -1 && p.disable_errno == EINVAL,
+	    "set %s elsewhere: the thread's cpc_disable is EINVAL", what);
+	if (!destroy)
+		cpc_set_destroy(cpc, p.set);
+}
+
+/*
+ * The thread's slot lives in its TLS, on the stack given here; after the
+ * thread ends and the stack is unmapped, destroying the set must not
+ * touch the slot.
+ */
+static void
+after_exit(cpc_t *cpc)
+{
+	struct peer p = { .cpc = cpc };
+	size_t len = 1 << 20;
+	pthread_attr_t at;
+	pthread_t t;
+	void *stk;
+
+	if (!tap_ok((p.set = getpid_set(cpc)) != NULL, "a getpid set"))
+		return;
+	stk = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_attr_init(&at);
+	pthread_attr_setstack(&at, stk, len);
+	pthread_create(&t, &at, bind_and_exit, &p);
+	pthread_join(t, NULL);
+	pthread_attr_destroy(&at);
+	tap_ok(p.bound == 0, "bound by a thread that then ended");
+	munmap(stk, len);
+	tap_u64(value(cpc, p.set), 7, "its counts stay readable");
+	tap_ok(cpc_set_destroy(cpc, p.set) == 0,
+	    "destroyed after the thread and its stack are gone");
+}
+
+int
+main(void)
+{
+	cpc_t *cpc, *other;
+	cpc_set_t *probe;
+
+	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL ||
+	    (other = cpc_open(CPC_VER_CURRENT)) == NULL) {
+		tap_ok(0, "cpc_open: %s", strerror(errno));
+		return tap_done();
+	}
+	if ((probe = getpid_set(cpc)) == NULL ||
+	    cpc_bind_curlwp(cpc, probe, 0) != 0) {
+		tap_skip("needs the " EV " tracepoint (tracefs)", "one set "
+		    "per thread");
+		cpc_close(other);
+		cpc_close(cpc);
+		return tap_done();
+	}
+	cpc_set_destroy(cpc, probe);
+	replace(cpc, cpc);
+	replace(cpc, other);
+	from_another_thread(cpc, 0);
+	from_another_thread(cpc, 1);
+	after_exit(cpc);
+	cpc_close(other);
+	cpc_close(cpc);
+	return tap_done();
+}
