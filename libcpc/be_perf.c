@@ -69,7 +69,7 @@ fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
 	a->disabled = leader;
 	a->inherit = inherit;
 	if (!sub && (r->cr_flags & CPC_OVF_NOTIFY_EMT))
-		a->sample_period = 0 - r->cr_preset;
+		a->sample_period = 0 - r->cr_cur;
 	/*
 	 * The Solaris mode flags apply only where the kernel honours them
 	 * meaningfully; a tracepoint or a context switch happens in the
@@ -272,7 +272,7 @@ ovf_rearm(cpc_set_t *set, int enabled)
 
 	for (k = 0; k < set->cs_nreqs; k++) {
 		struct cpc_request *r = &set->cs_reqs[k];
-		uint64_t period = 0 - r->cr_preset;
+		uint64_t period = 0 - r->cr_cur;
 		int fd = set->cs_fds[set->cs_pos[k]];
 
 		if (!(r->cr_flags & CPC_OVF_NOTIFY_EMT))

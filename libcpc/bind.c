@@ -122,14 +122,32 @@ slot_take(cpc_set_t *set)
 	slot_lock_drop(&old);
 }
 
+/*
+ * The thread cpc_bind_cpu pinned runs where it ran before, whichever
+ * thread of the process unbinds, rebinds or destroys the set.
+ */
+static void
+unpin(cpc_set_t *set)
+{
+	pid_t tid = set->cs_pinned;
+
+	if (!set->cs_bound || set->cs_kind != CPC_BIND_CPU || tid <= 0)
+		return;
+	if (tid == (pid_t)syscall(SYS_gettid))
+		tid = 0;
+	else if (syscall(SYS_tgkill, getpid(), tid, 0) != 0)
+		return;		/* that thread has ended */
+	(void)sched_setaffinity(tid, sizeof(set->cs_oldmask),
+	    &set->cs_oldmask);
+	set->cs_pinned = 0;
+}
+
 /* Close a group kept open for re-binding (or still bound). */
 void
 cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 {
 	slot_clear(set);
-	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU)
-		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
-		    &set->cs_oldmask);
+	unpin(set);
 	if (set->cs_open)
 		cpc->c_be->be_close(cpc, set);
 	set->cs_open = 0;
@@ -164,6 +182,8 @@ static int
 bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
     const struct cpc_target *t)
 {
+	int i;
+
 	if (set->cs_nreqs == 0) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, -1, "the set has no requests");
@@ -179,13 +199,15 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	}
 	if (cpc_set_fits(cpc, fn, set) != 0)
 		return -1;
+	for (i = 0; i < set->cs_nreqs; i++) {
+		set->cs_reqs[i].cr_cur = set->cs_reqs[i].cr_preset;
+		set->cs_reqs[i].cr_hasnext = 0;
+	}
 	if (set->cs_bound)
 		(void)cpc->c_be->be_stop(cpc, set);
-	/* From a CPU to a thread: the caller runs where it ran before. */
-	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU &&
-	    t->t_kind != CPC_BIND_CPU)
-		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
-		    &set->cs_oldmask);
+	/* From a CPU to a thread: the pinned thread runs where it ran. */
+	if (t->t_kind != CPC_BIND_CPU)
+		unpin(set);
 	set->cs_bound = 0;
 	if (t->t_kind != CPC_BIND_CURLWP)
 		slot_clear(set);
@@ -250,8 +272,12 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 	}
 	if (sched_getaffinity(0, sizeof(old), &old) != 0)
 		CPU_ZERO(&old);
-	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU)
-		old = set->cs_oldmask;	/* keep the pre-bind mask */
+	if (set->cs_bound && set->cs_kind == CPC_BIND_CPU) {
+		if (set->cs_pinned == (pid_t)syscall(SYS_gettid))
+			old = set->cs_oldmask;	/* keep the pre-bind mask */
+		else
+			unpin(set);		/* another thread's pin */
+	}
 	CPU_ZERO(&mask);
 	CPU_SET(cpu, &mask);
 	if (sched_setaffinity(0, sizeof(mask), &mask) != 0) {
@@ -266,10 +292,12 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 		int e = errno;
 
 		(void)sched_setaffinity(0, sizeof(old), &old);
+		set->cs_pinned = 0;
 		errno = e;
 		return -1;
 	}
 	set->cs_oldmask = old;
+	set->cs_pinned = (pid_t)syscall(SYS_gettid);
 	return 0;
 }
 
@@ -298,9 +326,7 @@ cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 		return -1;
 	}
 	(void)cpc->c_be->be_stop(cpc, set);
-	if (set->cs_kind == CPC_BIND_CPU)
-		(void)sched_setaffinity(0, sizeof(set->cs_oldmask),
-		    &set->cs_oldmask);
+	unpin(set);
 	set->cs_bound = 0;
 	slot_clear(set);
 	return 0;
@@ -356,7 +382,7 @@ cpc_set_restart(cpc_t *cpc, cpc_set_t *unused)
 		return -1;
 	for (i = 0; i < set->cs_nreqs; i++)
 		if (set->cs_reqs[i].cr_hasnext) {
-			set->cs_reqs[i].cr_preset = set->cs_reqs[i].cr_next;
+			set->cs_reqs[i].cr_cur = set->cs_reqs[i].cr_next;
 			set->cs_reqs[i].cr_hasnext = 0;
 		}
 	if (cpc->c_be->be_start(cpc, set) != 0)
@@ -423,6 +449,6 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	buf->cb_tick = cpc_ticknow() - set->cs_tick0;
 	buf->cb_scaled = scaled;
 	for (i = 0; i < set->cs_nreqs; i++)
-		buf->cb_vals[i] += set->cs_reqs[i].cr_preset;
+		buf->cb_vals[i] += set->cs_reqs[i].cr_cur;
 	return 0;
 }

@@ -50,7 +50,8 @@ struct cpc_event {
 
 struct cpc_request {
 	char		*cr_event;
-	uint64_t	 cr_preset;
+	uint64_t	 cr_preset;	/* as added (cpc_walk_requests, bind) */
+	uint64_t	 cr_cur;	/* in force in this binding */
 	uint_t		 cr_flags;
 	uint_t		 cr_nattrs;
 	cpc_attr_t	*cr_attrs;	/* copied, names owned */
@@ -96,6 +97,7 @@ struct cpc_set {
 	int			 cs_disabled;	/* cpc_disable */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
+	pid_t			 cs_pinned;	/* the thread bind_cpu pinned */
 	uint64_t		 cs_ena0;	/* enabled/running ns at */
 	uint64_t		 cs_run0;	/* the last bind */
 	void			*cs_rdbuf;	/* group read buffer */

@@ -99,6 +99,7 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 {
 	static const char fn[] = "cpc_set_add_request";
 	struct cpc_request r, *nr;
+	uint_t a;
 	int e;
 
 	if (set == NULL || event == NULL || !cpc_set_owned(cpc, set) ||
@@ -106,6 +107,13 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		errno = EINVAL;
 		return -1;
 	}
+	for (a = 0; a < nattrs; a++)
+		if (attrs[a].ca_name == NULL) {
+			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "attribute %u "
+			    "has no name", a);
+			errno = EINVAL;
+			return -1;
+		}
 	if ((uint_t)set->cs_nreqs >= cpc_npic(cpc)) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "a set holds at most "

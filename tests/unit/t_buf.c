@@ -492,6 +492,20 @@ test_errors(cpc_t *cpc)
 		snprintf(name, sizeof(name), "  message for '%s'", e->e_event);
 		tap_str(seen.h_msg, e->e_msg, name);
 	}
+	/* An attribute without a name: refused, not followed. */
+	{
+		cpc_attr_t a[2] = { { "picnum", 1 }, { NULL, 1 } };
+
+		seen_reset();
+		errno = 0;
+		rc = add(cpc, set, "task-clock", 2, a);
+		tap_ok(rc == -1 && errno == EINVAL && seen.h_calls == 1 &&
+		    seen.h_sub == CPC_INVALID_ATTRIBUTE, "an attribute whose "
+		    "name is NULL: EINVAL, CPC_INVALID_ATTRIBUTE (got %d, "
+		    "errno %d, subcode %d)", rc, errno, seen.h_sub);
+		tap_str(seen.h_msg, "attribute 1 has no name",
+		    "  message for the NULL name");
+	}
 	/* Nothing lost: the set still holds its one request. */
 	tap_u64(add(cpc, set, "page-faults", 0, NULL), 1,
 	    "after the failures the next request is index 1");

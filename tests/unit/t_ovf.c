@@ -44,6 +44,16 @@ faults(size_t n)
 	}
 }
 
+/* cpc_walk_requests: the preset of request 1. */
+static void
+walk_preset(void *arg, int index, const char *event, uint64_t preset,
+    uint_t flags, int nattrs, const cpc_attr_t *attrs)
+{
+	(void)event, (void)flags, (void)nattrs, (void)attrs;
+	if (index == 1)
+		*(uint64_t *)arg = preset;
+}
+
 static uint64_t
 value(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *b, int i)
 {
@@ -142,7 +152,7 @@ main(void)
 	struct sigaction sa;
 	cpc_set_t *set;
 	cpc_buf_t *b;
-	uint64_t clk, v;
+	uint64_t clk, v, walked;
 	cpc_t *cpc;
 	int fd0;
 
@@ -251,6 +261,28 @@ main(void)
 	tap_ok(nsig == 3, "no signal before the overflow");
 	faults(1);
 	tap_ok(nsig == 4, "the overflow signals after enable");
+
+	/*
+	 * Presets requested since are the binding's, not the set's: bound
+	 * again, it starts from what cpc_set_add_request was given, and a
+	 * preset requested but not restarted with is gone with the binding.
+	 */
+	tap_ok(cpc_request_preset(cpc, 1, UINT64_MAX - 49) == 0 &&
+	    cpc_unbind(cpc, set) == 0 && cpc_bind_curlwp(cpc, set, 0) == 0,
+	    "a preset requested, then unbound and bound again");
+	walked = 0;
+	cpc_walk_requests(cpc, set, &walked, walk_preset);
+	tap_u64(walked, UINT64_MAX - 99, "cpc_walk_requests: the preset as "
+	    "given to cpc_set_add_request");
+	tap_u64(value(cpc, set, b, 1), UINT64_MAX - 99, "bound again: at the "
+	    "set's own preset");
+	tap_ok(cpc_set_restart(cpc, set) == 0, "cpc_set_restart");
+	tap_u64(value(cpc, set, b, 1), UINT64_MAX - 99, "the preset "
+	    "requested before the unbind is not applied");
+	faults(99);
+	tap_ok(nsig == 4, "99 faults: no signal");
+	faults(1);
+	tap_ok(nsig == 5, "the 100th signals");
 	tap_ok(cpc_unbind(cpc, set) == 0 && cpc_set_restart(cpc, set) == -1 &&
 	    errno == EINVAL, "unbound: cpc_set_restart is EINVAL");
 	cpc_set_destroy(cpc, set);

@@ -2,7 +2,9 @@
  * t_rebind - binding a set again to another kind of target: from a CPU
  * back to the calling thread (the thread must not stay pinned), and from
  * an inheriting binding to a plain one (the counts of the threads that
- * inherited must not come back).  Oracle: getpid calls counted by the
+ * inherited must not come back); and a set pinned to a CPU by one thread
+ * and let go by another (the thread it pinned gets its affinity back, the
+ * other keeps its own).  Oracle: getpid calls counted by the
  * syscalls:sys_enter_getpid tracepoint, exactly.
  */
 #define _GNU_SOURCE
@@ -44,6 +46,125 @@ ncpus_allowed(void)
 	if (sched_getaffinity(0, sizeof(m), &m) != 0)
 		return -1;
 	return CPU_COUNT(&m);
+}
+
+/* The CPUs a thread may run on, as a bit mask of the first 64. */
+static unsigned long
+mask_of(pid_t tid)
+{
+	unsigned long m = 0;
+	cpu_set_t s;
+	int i;
+
+	if (sched_getaffinity(tid, sizeof(s), &s) != 0)
+		return 0;
+	for (i = 0; i < 64; i++)
+		if (CPU_ISSET(i, &s))
+			m |= 1UL << i;
+	return m;
+}
+
+static void
+pin_self(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	(void)sched_setaffinity(0, sizeof(s), &s);
+}
+
+/* A thread that binds a set to CPU 1 and waits until it is let go. */
+struct pinned {
+	cpc_t		*cpc;
+	cpc_set_t	*set;
+	pid_t		 tid;
+	int		 bound;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 step;		/* 1 bound, 2 let go, 3 checked */
+	unsigned long	 after;		/* its mask once let go */
+};
+
+static void
+pinned_step(struct pinned *p, int step, int wait_for)
+{
+	pthread_mutex_lock(&p->mu);
+	if (step)
+		p->step = step;
+	pthread_cond_broadcast(&p->cv);
+	while (wait_for && p->step < wait_for)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *
+pinned_main(void *arg)
+{
+	struct pinned *p = arg;
+
+	p->tid = (pid_t)syscall(SYS_gettid);
+	p->bound = cpc_bind_cpu(p->cpc, 1, p->set, 0);
+	pinned_step(p, 1, 2);
+	p->after = mask_of(0);
+	pinned_step(p, 3, 0);
+	return NULL;
+}
+
+/*
+ * how: 0 cpc_unbind, 1 cpc_set_destroy, 2 cpc_close, 3 cpc_bind_cpu to
+ * CPU 0, all by main, pinned to CPU 0 meanwhile.
+ */
+static void
+let_go_elsewhere(int how, const char *what)
+{
+	struct pinned p = {
+		.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+	};
+	unsigned long mine = mask_of(0), all;
+	cpu_set_t back;
+	pthread_t t;
+	int rc = -1;
+
+	CPU_ZERO(&back);
+	all = mine;
+	if ((p.cpc = cpc_open(CPC_VER_CURRENT)) == NULL ||
+	    (p.set = cpc_set_create(p.cpc)) == NULL ||
+	    cpc_set_add_request(p.cpc, p.set, EV, 0, CPC_COUNT_USER, 0,
+	    NULL) != 0) {
+		tap_ok(0, "%s elsewhere: a set", what);
+		cpc_close(p.cpc);
+		return;
+	}
+	pthread_create(&t, NULL, pinned_main, &p);
+	pinned_step(&p, 0, 1);
+	pin_self(0);
+	if (p.bound == 0) {
+		switch (how) {
+		case 0: rc = cpc_unbind(p.cpc, p.set); break;
+		case 1: rc = cpc_set_destroy(p.cpc, p.set); break;
+		case 2: rc = cpc_close(p.cpc); p.cpc = NULL; break;
+		case 3: rc = cpc_bind_cpu(p.cpc, 0, p.set, 0); break;
+		}
+	}
+	tap_ok(p.bound == 0 && rc == 0, "a set on CPU 1 bound by a thread, "
+	    "then %s by main", what);
+	if (how == 3) {
+		tap_ok(mask_of(0) == 1, "main, which bound it now, is pinned "
+		    "to CPU 0 (%#lx)", mask_of(0));
+		cpc_unbind(p.cpc, p.set);
+	}
+	pinned_step(&p, 2, 3);
+	pthread_join(t, NULL);
+	tap_ok(p.after == all, "the thread it pinned has its %#lx back "
+	    "(%#lx)", all, p.after);
+	tap_ok(mask_of(0) == 1, "main keeps its own CPU 0 (%#lx)",
+	    mask_of(0));
+	for (rc = 0; rc < 64; rc++)
+		if (mine & (1UL << rc))
+			CPU_SET(rc, &back);
+	(void)sched_setaffinity(0, sizeof(back), &back);
+	cpc_close(p.cpc);
 }
 
 /* The set's count over n getpid calls of this thread. */
@@ -100,6 +221,20 @@ main(void)
 		cpc_unbind(cpc, set);
 		tap_ok(ncpus_allowed() == before, "unbound: still %d CPUs",
 		    before);
+	}
+
+	/* Pinned by one thread, let go by another. */
+	if (before < 2 || !(mask_of(0) & 2) || !(mask_of(0) & 1)) {
+		tap_skip("needs CPUs 0 and 1", "let go by another thread");
+	} else {
+		static const char *const how[] = {
+			"cpc_unbind", "cpc_set_destroy", "cpc_close",
+			"cpc_bind_cpu",
+		};
+		int i;
+
+		for (i = 0; i < 4; i++)
+			let_go_elsewhere(i, how[i]);
 	}
 
 	/* Inheriting, then not: the children's counts stay behind. */
