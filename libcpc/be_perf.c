@@ -17,7 +17,8 @@
  * the event at its next overflow; the first such request is the group's
  * leader, so that disabling it stops the whole set (Solaris freezes the
  * set).  Its count is then at least its period: that is how a restart
- * knows the refresh was used up.
+ * knows the refresh was used up.  A tracepoint stopped that way is opened
+ * afresh at the restart (reopen_from).
  */
 #include "config.h"
 
@@ -152,20 +153,64 @@ ovf_signal(int fd, pid_t tid)
 	return 0;
 }
 
+/*
+ * Open the i-th event of the set (the request opened(set, lead, i), or
+ * a derived request's second event) on the set's target, in the group
+ * led by group (-1: it leads), set up for its overflow signal.  Makes no
+ * allocation and no error report: a restart in a signal handler uses it.
+ */
+static long
+open_one(cpc_set_t *set, int lead, int i, int group)
+{
+	int sub = i >= set->cs_nreqs, k = opened(set, lead, i);
+	const struct cpc_request *r = &set->cs_reqs[k];
+	pid_t pid = set->cs_kind == CPC_BIND_CPU ? -1 : set->cs_tid;
+	struct perf_event_attr attr;
+	long fd;
+
+	fill_attr(r, i == 0, set->cs_inherit, sub, &attr);
+	fd = perf_open(&attr, pid, set->cs_cpu, group);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(r)) {
+		/*
+		 * A clock counts the same whatever the flag says, and a user
+		 * at perf_event_paranoid 2 may count only with the kernel
+		 * excluded.
+		 */
+		attr.exclude_kernel = 1;
+		fd = perf_open(&attr, pid, set->cs_cpu, group);
+	}
+	if (fd >= 0 && attr.sample_period != 0 &&
+	    ovf_signal((int)fd, set->cs_tid) != 0) {
+		int e = errno;
+
+		close((int)fd);
+		errno = e;
+		fd = -1;
+	}
+	return fd;
+}
+
+/* The request that leads: the first overflowing one stops them all. */
+static int
+leader(const cpc_set_t *set)
+{
+	int i, lead = 0;
+
+	for (i = set->cs_nreqs - 1; i >= 0; i--)
+		if (set->cs_reqs[i].cr_flags & CPC_OVF_NOTIFY_EMT)
+			lead = i;
+	return lead;
+}
+
 static int
 perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 {
 	const char *fn = t->t_fn;
-	struct perf_event_attr attr;
 	char tname[48];
-	int i, n, lead = 0;
+	int i, n, lead = leader(set);
 
 	for (n = set->cs_nreqs, i = 0; i < set->cs_nreqs; i++)
 		n += set->cs_reqs[i].cr_ev.ev_derived;
-	/* The first overflowing request leads: its overflow stops all. */
-	for (i = set->cs_nreqs - 1; i >= 0; i--)
-		if (set->cs_reqs[i].cr_flags & CPC_OVF_NOTIFY_EMT)
-			lead = i;
 	set->cs_nfds = 0;
 	set->cs_ovf = 0;
 	set->cs_fds = malloc(n * sizeof(int));
@@ -179,33 +224,16 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		errno = ENOMEM;
 		return -1;
 	}
+	/* open_one reads the target from the set. */
+	set->cs_kind = t->t_kind;
+	set->cs_cpu = t->t_cpu;
+	set->cs_tid = t->t_tid;
+	set->cs_inherit = t->t_inherit;
 	for (i = 0; i < n; i++) {
 		int sub = i >= set->cs_nreqs, k = opened(set, lead, i);
 		struct cpc_request *r = &set->cs_reqs[k];
-		long fd;
+		long fd = open_one(set, lead, i, i == 0 ? -1 : set->cs_fds[0]);
 
-		fill_attr(r, i == 0, t->t_inherit, sub, &attr);
-		fd = perf_open(&attr, t->t_kind == CPC_BIND_CPU ? -1 :
-		    t->t_tid, t->t_cpu, i == 0 ? -1 : set->cs_fds[0]);
-		if (fd < 0 && (errno == EACCES || errno == EPERM) &&
-		    is_clock(r)) {
-			/*
-			 * A clock counts the same whatever the flag says,
-			 * and a user at perf_event_paranoid 2 may count
-			 * only with the kernel excluded.
-			 */
-			attr.exclude_kernel = 1;
-			fd = perf_open(&attr, t->t_kind == CPC_BIND_CPU ? -1 :
-			    t->t_tid, t->t_cpu, i == 0 ? -1 : set->cs_fds[0]);
-		}
-		if (fd >= 0 && attr.sample_period != 0 &&
-		    ovf_signal((int)fd, t->t_tid) != 0) {
-			int e = errno;
-
-			close((int)fd);
-			errno = e;
-			fd = -1;
-		}
 		if (fd < 0) {
 			int e = errno;
 
@@ -218,12 +246,58 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		if (!sub) {
 			set->cs_pos[k] = i;
 			r->cr_armed = 0;
-			r->cr_period = attr.sample_period;
-			if (attr.sample_period != 0)
+			r->cr_period = 0;
+			if (r->cr_flags & CPC_OVF_NOTIFY_EMT) {
+				r->cr_period = 0 - r->cr_cur;
 				set->cs_ovf = 1;
+			}
 		}
 		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
+	return 0;
+}
+
+/*
+ * A tracepoint stopped by its overflow never counts again: the kernel
+ * (6.x) stops it at the refresh limit, and only a start clears that,
+ * which enabling a tracepoint does not do (perf_trace_add).  So a restart
+ * opens such an event afresh, with the events after it (a new member
+ * joins the group's end, and the read order must stay), before closing
+ * the old ones: the tracepoint keeps a user throughout, and closing costs
+ * no RCU grace period.  From the leader on, that is the whole group.
+ */
+#define REOPEN_MAX	64
+
+static int
+reopen_from(cpc_set_t *set, int from)
+{
+	int nfd[REOPEN_MAX], i, k, lead = leader(set);
+
+	if (set->cs_nfds - from > REOPEN_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	for (i = from; i < set->cs_nfds; i++) {
+		long fd = open_one(set, lead, i, i == 0 ? -1 :
+		    from == 0 ? nfd[0] : set->cs_fds[0]);
+
+		if (fd < 0) {
+			int e = errno;
+
+			while (--i >= from)
+				close(nfd[i - from]);
+			errno = e;
+			return -1;
+		}
+		nfd[i - from] = (int)fd;
+	}
+	for (i = set->cs_nfds - 1; i >= from; i--) {
+		close(set->cs_fds[i]);
+		set->cs_fds[i] = nfd[i - from];
+	}
+	for (k = 0; k < set->cs_nreqs; k++)
+		if (set->cs_pos[k] >= from)
+			set->cs_reqs[k].cr_armed = 0;
 	return 0;
 }
 
@@ -294,6 +368,26 @@ ovf_rearm(cpc_set_t *set, int enabled)
 	return 0;
 }
 
+/* The first position of a tracepoint its overflow stopped, or -1. */
+static int
+tp_stopped(const cpc_set_t *set)
+{
+	const uint64_t *rb = set->cs_rdbuf;
+	int k, from = -1;
+
+	for (k = 0; k < set->cs_nreqs; k++) {
+		const struct cpc_request *r = &set->cs_reqs[k];
+		int pos = set->cs_pos[k];
+
+		if (r->cr_ev.ev_type == PERF_TYPE_TRACEPOINT &&
+		    (r->cr_flags & CPC_OVF_NOTIFY_EMT) && r->cr_armed &&
+		    rb[3 + 2 * pos] >= r->cr_period &&
+		    (from < 0 || pos < from))
+			from = pos;
+	}
+	return from;
+}
+
 /*
  * RESET zeroes the counts but not the enabled/running times, so they are
  * noted here: scaling uses the times since this bind.
@@ -305,8 +399,15 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 
 	(void)cpc;
 	if (set->cs_ovf) {
+		int from;
+
 		if (perf_ioctl(set, PERF_EVENT_IOC_DISABLE) != 0 ||
-		    perf_read_raw(set) != 0 || ovf_rearm(set, 0) != 0)
+		    perf_read_raw(set) != 0)
+			return -1;
+		if ((from = tp_stopped(set)) >= 0 &&
+		    (reopen_from(set, from) != 0 || perf_read_raw(set) != 0))
+			return -1;
+		if (ovf_rearm(set, 0) != 0)
 			return -1;
 	}
 	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||

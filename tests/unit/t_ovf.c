@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include <libcpc.h>
 
@@ -31,6 +32,13 @@ on_emt(int sig, siginfo_t *si, void *uc)
 	nsig++;
 	lastcode = si->si_code;
 	lastfd = si->si_fd;
+}
+
+static void
+calls(long nr, int n)
+{
+	while (n-- > 0)
+		(void)syscall(nr);
 }
 
 static void
@@ -144,6 +152,61 @@ hw_cycles(cpc_t *cpc)
 	tap_ok(nsig == n0 + 2, "cycles: the second overflow signals (%d)",
 	    (int)(nsig - n0));
 	cpc_set_destroy(cpc, set);
+}
+
+/*
+ * A tracepoint that overflows every 5 getpid calls, three rounds of
+ * restarts, with a getppid count after it that must keep its place.  As
+ * the leader (member 0) its overflow freezes the set; as a member after
+ * an overflow request that never fires, it stops alone.  The kernel
+ * never restarts a tracepoint stopped by its overflow: the library
+ * reopens it, and this checks that the reads still line up.
+ */
+static void
+tracepoints(cpc_t *cpc, int member)
+{
+	const char *how = member ? "a member" : "the leader";
+	int g = member ? 1 : 0, round, sig0;
+	cpc_set_t *set = cpc_set_create(cpc);
+	cpc_buf_t *b = NULL;
+
+	if ((member && cpc_set_add_request(cpc, set, "page-faults",
+	    UINT64_MAX - 999999, CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT, 0,
+	    NULL) != 0) || cpc_set_add_request(cpc, set,
+	    "syscalls:sys_enter_getpid", UINT64_MAX - 4, CPC_COUNT_USER |
+	    CPC_OVF_NOTIFY_EMT, 0, NULL) != g || cpc_set_add_request(cpc, set,
+	    "syscalls:sys_enter_getppid", 0, CPC_COUNT_USER, 0, NULL) !=
+	    g + 1 || (b = cpc_buf_create(cpc, set)) == NULL ||
+	    cpc_bind_curlwp(cpc, set, 0) != 0) {
+		tap_skip("needs the getpid and getppid tracepoints (tracefs)",
+		    "tracepoint overflow");
+		cpc_set_destroy(cpc, set);
+		return;
+	}
+	for (round = 0; round < 3; round++) {
+		sig0 = nsig;
+		calls(SYS_getpid, 3);
+		calls(SYS_getppid, 2);
+		tap_ok(value(cpc, set, b, g) == UINT64_MAX - 1 && nsig == sig0 &&
+		    value(cpc, set, b, g + 1) == 2, "getpid overflow, %s, "
+		    "round %d: 3 calls counted, no signal; 2 getppid", how,
+		    round);
+		calls(SYS_getpid, 4);
+		calls(SYS_getppid, 3);
+		tap_ok(nsig == sig0 + 1 && value(cpc, set, b, g) == 0,
+		    "  4 more: one signal at the 5th, and the count stopped "
+		    "at 0 (%d signals, %llu)", (int)(nsig - sig0),
+		    (unsigned long long)value(cpc, set, b, g));
+		tap_u64(value(cpc, set, b, g + 1), member ? 5 : 2,
+		    member ? "  the set runs on: getppid counted 5" :
+		    "  the set froze: getppid stayed at 2");
+		tap_ok(cpc_set_restart(cpc, set) == 0 &&
+		    value(cpc, set, b, g) == UINT64_MAX - 4 &&
+		    value(cpc, set, b, g + 1) == 0, "  cpc_set_restart: back "
+		    "at the presets");
+	}
+	cpc_set_destroy(cpc, set);
+	cpc_buf_destroy(cpc, b);
 }
 
 int
@@ -286,6 +349,8 @@ main(void)
 	tap_ok(cpc_unbind(cpc, set) == 0 && cpc_set_restart(cpc, set) == -1 &&
 	    errno == EINVAL, "unbound: cpc_set_restart is EINVAL");
 	cpc_set_destroy(cpc, set);
+	tracepoints(cpc, 0);
+	tracepoints(cpc, 1);
 	if (cpc_have_hw_pmu(cpc))
 		hw_cycles(cpc);
 	else
