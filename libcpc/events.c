@@ -979,9 +979,8 @@ cpc_event_apply_attrs(cpc_t *cpc, const char *fn, struct cpc_request *req)
 		if (k == NRAWATTR || cpc_vendor(cpc) == CPC_VENDOR_ARM) {
 			cpc_event_walk_attrs(cpc, known, add_attr_name);
 			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "unknown "
-			    "attribute '%s' (%s%s)", a->ca_name,
-			    known[0] != '\0' ? "known: " : "this "
-			    "processor's events take none", known);
+			    "attribute '%s' (known: picnum%s%s)", a->ca_name,
+			    known[0] != '\0' ? " " : "", known);
 			return -1;
 		}
 		if (!req->cr_ev.ev_attrs) {

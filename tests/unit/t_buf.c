@@ -452,10 +452,11 @@ static const struct errcase errcases[] = {
 	  "attribute 'edge' applies only to raw event codes and x86 native "
 	  "events, not to 'page-faults'" },
 	{ "task-clock", "bogus", 1, CPC_INVALID_ATTRIBUTE, EINVAL,
-	  "unknown attribute 'bogus' (known: umask cmask edge inv pc "
+	  "unknown attribute 'bogus' (known: picnum umask cmask edge inv pc "
 	  "anythr)" },
 	{ "task-clock", "", 1, CPC_INVALID_ATTRIBUTE, EINVAL,
-	  "unknown attribute '' (known: umask cmask edge inv pc anythr)" },
+	  "unknown attribute '' (known: picnum umask cmask edge inv pc "
+	  "anythr)" },
 	{ "task-clock", "picnum", 8, CPC_INVALID_PICNUM, EINVAL,
 	  "counter number 8 out of range (0-7)" },
 	{ "nosuchpmu/event=1/", NULL, 0, CPC_INVALID_EVENT, EINVAL,
