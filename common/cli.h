@@ -28,7 +28,11 @@ unsigned long long cli_count(const char *what, const char *arg,
  */
 void	cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs,
 	    const char *text, int failstatus);
-/* As many open files as the hard limit allows (one fd per counter). */
+/*
+ * As many open files as the hard limit allows (one fd per counter).  The
+ * raised limit is inherited: call it after starting a command, which must
+ * keep the limit it was given.
+ */
 void	cli_raise_nofile(void);
 
 /*

@@ -166,7 +166,6 @@ main(int argc, char **argv)
 	int rc, i;
 
 	memset(&o, 0, sizeof(o));
-	cli_raise_nofile();
 	cli_init(progname, synopsis);
 	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
 		err(EXIT_OWNFAIL, "cannot access performance counters");

@@ -20,12 +20,14 @@
 #include <sys/wait.h>
 #include <libpctx.h>
 
+#include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
 #include "output.h"
 #include "setgrp.h"
 
 #define NHASH	1024
+#define CMDMAX	80	/* libpctx's exec command lines, at most */
 
 struct tlwp {
 	pid_t		 tl_tid;
@@ -51,12 +53,18 @@ static struct {
 	struct tlwp	*hash[NHASH];
 	int		 outfail;	/* a write failed: print no more */
 	int		 outerr;	/* its errno */
+	int		 outfatal;	/* not EPIPE: fail, kill the command */
 	int		 titled;	/* the title line is out */
 	int		 rootstatus;	/* -p: the wait status at exit */
 	int		 rootexited;
 	volatile sig_atomic_t sig;	/* the interrupting signal */
 	volatile sig_atomic_t sigfwd;	/* forward it to the command */
+	volatile sig_atomic_t nsig;	/* signals caught so far */
+	sig_atomic_t	 nfwd;		/* nsig when last forwarded */
 } T;
+
+/* The signals that end the tracking. */
+static const int endsigs[] = { SIGINT, SIGHUP, SIGTERM };
 
 static hrtime_t
 now(void)
@@ -97,7 +105,13 @@ pctx_errfn(const char *fn, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-/* After every line: a failed write ends the tracking, once. */
+/*
+ * After every line: a failed write ends the tracking, once.  A closed
+ * pipe only means nobody reads any more: the processes are released, and
+ * a command runs to its end.  Any other error is cputrack's failure: the
+ * command is killed now, and the callbacks fail from now on so that
+ * pctx_run ends (see cb_rc).  An attached process is only let go.
+ */
 static void
 out_check(void)
 {
@@ -105,7 +119,19 @@ out_check(void)
 		return;
 	T.outfail = 1;
 	T.outerr = errno;
-	pctx_terminate(T.pctx);
+	if (T.outerr == EPIPE || T.o->o_pid != 0) {
+		pctx_terminate(T.pctx);
+		return;
+	}
+	T.outfatal = 1;
+	(void)pctx_kill(T.pctx, SIGKILL);
+}
+
+/* What a callback returns: -1 once an output error was fatal. */
+static int
+cb_rc(int rc)
+{
+	return T.outfatal ? -1 : rc;
 }
 
 static void
@@ -354,7 +380,7 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 			return -1;
 		line_values(pid, tl->tl_tid, "init_lwp", 0, e->se_delta);
 	}
-	return 0;
+	return cb_rc(0);
 }
 
 static int
@@ -370,7 +396,7 @@ cb_lwp_create(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 		return -1;
 	line_values(pid, tl->tl_tid, "lwp_create", tl->tl_sg->sg_cur,
 	    e->se_delta);
-	return 0;
+	return cb_rc(0);
 }
 
 static int
@@ -392,7 +418,7 @@ cb_tick(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 		if (bind_elem(pctx, tl, setgrp_next(tl->tl_sg), "tick") != 0)
 			return -1;
 	}
-	return 0;
+	return cb_rc(0);
 }
 
 static int
@@ -417,7 +443,7 @@ cb_fini_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 			line_values(pid, tl->tl_tid, "fini_lwp", i,
 			    e->se_total);
 	}
-	return rc;
+	return cb_rc(rc);
 }
 
 static int
@@ -433,7 +459,7 @@ cb_lwp_exit(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 			line_values(pid, tl->tl_tid, "lwp_exit", i,
 			    tl->tl_sg->sg_elems[i].se_total);
 	lwp_free(tl);
-	return 0;
+	return cb_rc(0);
 }
 
 static void
@@ -451,10 +477,41 @@ cb_exit(pctx_t *pctx, pid_t pid, id_t lwpid, int status, void *arg)
 	proc_free(tp);
 }
 
+/*
+ * s with its control characters escaped, so that a newline in an
+ * argument cannot break the one-line-per-record output: \n, \t, \\ for
+ * a backslash, \ooo for the other bytes below 0x20 and 0x7f.  Bytes from
+ * 0x80 up pass unchanged (UTF-8).  Cut to fit buf.
+ */
+static const char *
+escape(const char *s, char *buf, size_t len)
+{
+	char e[5];
+	size_t n = 0, k;
+	unsigned char c;
+
+	for (; (c = (unsigned char)*s) != '\0'; s++) {
+		if (c == '\\' || c == '\n' || c == '\t')
+			snprintf(e, sizeof(e), "\\%c", c == '\n' ? 'n' :
+			    c == '\t' ? 't' : '\\');
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(e, sizeof(e), "\\%03o", c);
+		else
+			snprintf(e, sizeof(e), "%c", c);
+		if (n + (k = strlen(e)) >= len)
+			break;
+		memcpy(buf + n, e, k);
+		n += k;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 static int
 cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 {
 	struct tproc *tp = proc_find(pid);
+	char esc[4 * CMDMAX + 1];
 	hrtime_t last = 0;
 	int i;
 
@@ -464,20 +521,20 @@ cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 		for (i = 0; i < T.o->o_nspecs; i++)
 			cpc_buf_zero(T.cpc, tp->tp_acc[i]);
 	}
-	line_note(last, pid, (pid_t)lwpid, "exec", "'%s'",
-	    *cmd != '\0' ? cmd : "(unknown)");
+	line_note(last, pid, (pid_t)lwpid, "exec", "'%s'", *cmd != '\0' ?
+	    escape(cmd, esc, sizeof(esc)) : "(unknown)");
 	if (T.o->o_followexec)
-		return 0;
+		return cb_rc(0);
 	if (tp != NULL)
 		proc_free(tp);
-	return 1;
+	return cb_rc(1);
 }
 
 static int
 cb_fork(pctx_t *pctx, pid_t pid, id_t lwpid, pid_t child, void *arg)
 {
 	line_note(now(), pid, (pid_t)lwpid, "fork", "%d", (int)child);
-	return T.o->o_followfork;
+	return cb_rc(T.o->o_followfork);
 }
 
 static void
@@ -502,7 +559,12 @@ static const struct pctx_ops ops = {
 	.po_release = cb_release,
 };
 
-/* Signals end the tracking; a created command gets the signal too. */
+/*
+ * Signals end the tracking; a created command gets the signal too.  The
+ * handler only notes it: pctx_terminate makes pctx_run finish, or, once
+ * the command runs on released, makes pctx_wait return EINTR, and the
+ * main flow forwards it (forward).
+ */
 static void
 on_signal(int sig, siginfo_t *si, void *uc)
 {
@@ -510,13 +572,13 @@ on_signal(int sig, siginfo_t *si, void *uc)
 	T.sig = sig;
 	/* The terminal signalled the command itself already. */
 	T.sigfwd = si == NULL || si->si_code != SI_KERNEL;
+	T.nsig++;
 	pctx_terminate(T.pctx);
 }
 
 static void
 catch_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGHUP, SIGTERM };
 	struct sigaction sa, old;
 	size_t i;
 
@@ -524,14 +586,48 @@ catch_signals(void)
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (i = 0; i < sizeof(endsigs) / sizeof(endsigs[0]); i++) {
 		/* An ignored INT or HUP (nohup, &) stays ignored. */
-		if (sigs[i] != SIGTERM && sigaction(sigs[i], NULL, &old) == 0 &&
+		if (endsigs[i] != SIGTERM &&
+		    sigaction(endsigs[i], NULL, &old) == 0 &&
 		    old.sa_handler == SIG_IGN)
 			continue;
-		(void)sigaction(sigs[i], &sa, NULL);
+		(void)sigaction(endsigs[i], &sa, NULL);
 	}
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Block the signals that end the tracking; *old gets the mask before. */
+static void
+block_endsigs(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(endsigs) / sizeof(endsigs[0]); i++)
+		sigaddset(&set, endsigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * Send the command the signal caught since the last call, if any (several
+ * merge into the last, as pending signals do).  The signals are blocked
+ * meanwhile, so that the one counted is the one sent.  pctx_kill never
+ * reaches a process that took the pid of a command already reaped.
+ */
+static void
+forward(void)
+{
+	sigset_t old;
+
+	block_endsigs(&old);
+	if (T.nsig != T.nfwd) {
+		T.nfwd = T.nsig;
+		if (T.sigfwd)
+			(void)pctx_kill(T.pctx, T.sig);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static int
@@ -561,6 +657,50 @@ wait_status(int st)
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return EXIT_OWNFAIL;
+}
+
+/*
+ * The end of a command: wait for it, forwarding the signals that come
+ * meanwhile, and return its status.  After a failure, kill it first,
+ * tracked or already released (it would else outlive us, or be killed by
+ * its parent-death signal and left to init unreaped), and return 125.
+ */
+static int
+end_command(int failed)
+{
+	int st;
+
+	if (failed)
+		(void)pctx_kill(T.pctx, SIGKILL);
+	else
+		forward();
+	while (pctx_wait(T.pctx, &st) != 0) {
+		if (errno != EINTR) {
+			warnmsg("cannot wait for the command: %s",
+			    strerror(errno));
+			return EXIT_OWNFAIL;
+		}
+		if (!failed)
+			forward();
+	}
+	return failed ? EXIT_OWNFAIL : wait_status(st);
+}
+
+/*
+ * Kill what is still tracked of a command, or detach a -p process, and
+ * free the handle; a signal from now on finds no handle to terminate.
+ */
+static void
+release(void)
+{
+	sigset_t old;
+	pctx_t *p;
+
+	block_endsigs(&old);
+	p = T.pctx;
+	T.pctx = NULL;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	pctx_release(p);
 }
 
 static void
@@ -598,7 +738,7 @@ int
 track(cpc_t *cpc, const struct topts *o)
 {
 	int fail = o->o_pid ? 1 : EXIT_OWNFAIL;
-	int i, rc, st;
+	int i, rc, failed;
 
 	T.cpc = cpc;
 	T.o = o;
@@ -625,29 +765,24 @@ track(cpc_t *cpc, const struct topts *o)
 		cleanup();
 		return o->o_pid ? 1 : exec_status(errno);
 	}
+	/* Only now: the command keeps the limit it was given. */
+	cli_raise_nofile();
 	pctx_set_ops(T.pctx, &ops);
 	catch_signals();
 	T.t0 = now();
-	rc = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick);
-	if (rc != 0) {
-		pctx_release(T.pctx);
-		cleanup();
-		return fail;
-	}
-	if (T.outfail && T.outerr != EPIPE)
+	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
+	if (T.outfail && T.outerr != EPIPE) {
 		warnmsg("write error: %s", strerror(T.outerr));
-	if (o->o_pid != 0) {
+		failed = 1;
+	}
+	if (o->o_pid == 0)
+		rc = end_command(failed);
+	else if (failed)
+		rc = 1;
+	else
 		rc = T.rootexited && WIFSIGNALED(T.rootstatus) ?
 		    wait_status(T.rootstatus) : 0;
-	} else {
-		if (T.sig != 0 && T.sigfwd)
-			(void)kill(pctx_pid(T.pctx), T.sig);
-		rc = pctx_wait(T.pctx, &st) == 0 ? wait_status(st) :
-		    EXIT_OWNFAIL;
-	}
-	if (T.outfail && T.outerr != EPIPE)
-		rc = fail;
-	pctx_release(T.pctx);
+	release();
 	cleanup();
 	return rc;
 }

@@ -68,8 +68,9 @@ typedef int	pctx_tickfn_t(pctx_t *, pid_t, id_t, void *);
 
 /*
  * Start file (searched in PATH) with argv, stopped before its first
- * instruction.  It is killed if the caller dies.  NULL with errno and a
- * message: ENOENT not found, EACCES/ENOEXEC not executable, others.
+ * instruction.  It is killed (SIGKILL) when the calling thread ends, even
+ * once released, unless it executed a set-id program since.  NULL with
+ * errno and a message: ENOENT not found, EACCES/ENOEXEC not executable.
  */
 pctx_t	*pctx_create(const char *file, char *const *argv, void *arg,
 	    int verbose, pctx_errfn_t *errfn);
@@ -97,7 +98,8 @@ void	 pctx_release(pctx_t *pctx);
 /*
  * Make pctx_run finish: it ticks every thread once more (when ticking),
  * calls fini_lwp for each and the release handler for each process,
- * detaches them and returns 0.  Async-signal-safe.
+ * detaches them and returns 0.  Called after pctx_run returned, it makes
+ * pctx_wait return -1 with EINTR.  Async-signal-safe.
  */
 void	 pctx_terminate(pctx_t *pctx);
 
@@ -129,10 +131,17 @@ int	 pctx_set_ops(pctx_t *pctx, const struct pctx_ops *ops);
 pid_t	 pctx_pid(pctx_t *pctx);
 /*
  * For a created command: wait until it has ended (it may already have
- * been reaped by pctx_run) and store its wait status.  0, or -1 with
- * errno (ECHILD for a captured process).
+ * been reaped by pctx_run) and store its wait status; no callback is
+ * made.  0, or -1 with errno: EINTR after a pctx_terminate (call it
+ * again to go on waiting), ECHILD for a captured process.
  */
 int	 pctx_wait(pctx_t *pctx, int *status);
+/*
+ * Send sig to the created command, tracked, released or a zombie, never
+ * to a process that reused its pid: -1 with ESRCH once it was reaped,
+ * ECHILD for a captured process.
+ */
+int	 pctx_kill(pctx_t *pctx, int sig);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,15 @@
  *
  * Releasing a process: PTRACE_INTERRUPT each thread and detach it at its
  * next stop (with the signal of a signal-delivery-stop).
+ *
+ * A created command outlives its tracing (release, exec, nsamples), and it
+ * may be reaped while followed children are still tracked.  Two things
+ * keep it tied to the caller all the same:
+ *
+ *  - a pidfd names it for pctx_kill: after the reap, pidfd_send_signal
+ *    says ESRCH where kill(2) could hit a process that reused the pid;
+ *  - PR_SET_PDEATHSIG kills it when the caller's thread ends, as
+ *    PTRACE_O_EXITKILL does only while it is traced.
  */
 #include "config.h"
 
@@ -38,9 +47,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 
@@ -98,11 +109,14 @@ struct pctx {
 	struct lwp	*p_hash[HASHSZ];
 	int		 p_evfd;
 	volatile sig_atomic_t p_terminate;
+	volatile sig_atomic_t p_nterm;	/* pctx_terminate calls */
+	int		 p_termseen;	/* p_nterm that pctx_run answered */
 	int		 p_terminated;
 	int		 p_failed;
 	int		 p_ticking;
 	int		 p_rootdone;	/* created command reaped */
 	int		 p_rootstatus;
+	int		 p_pidfd;	/* the created command, or -1 */
 };
 
 static void
@@ -729,6 +743,8 @@ pctx_free(pctx_t *p)
 			lwp_free(p, p->p_hash[i]);
 	if (p->p_evfd >= 0)
 		close(p->p_evfd);
+	if (p->p_pidfd >= 0)
+		close(p->p_pidfd);
 	free(p);
 }
 
@@ -742,6 +758,7 @@ pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn)
 	p->p_arg = arg;
 	p->p_verbose = verbose;
 	p->p_errfn = errfn;
+	p->p_pidfd = -1;
 	if ((p->p_evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
 		int e = errno;
 
@@ -750,6 +767,24 @@ pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn)
 		return NULL;
 	}
 	return p;
+}
+
+/*
+ * A pidfd for our child pid, or -1 where the kernel has none (before
+ * Linux 5.3): pctx_kill then falls back to kill(2), which is safe as long
+ * as the library alone reaps the command (it notes each reap).
+ */
+static int
+pidfd_open_child(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	/* Close-on-exec by definition. */
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
 }
 
 /* Reap a child that failed before it was of use. */
@@ -800,11 +835,26 @@ pctx_create(const char *file, char *const *argv, void *arg, int verbose,
 		return NULL;
 	}
 	if (pid == 0) {
-		/* Wait until seized, so the exec is seen. */
+		/*
+		 * Die with the caller even once released: PTRACE_O_EXITKILL
+		 * only holds while traced.  The kernel sends the signal when
+		 * the thread that forked ends, not its process, so the caller
+		 * must keep that thread (cputrack has only one).
+		 */
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/*
+		 * Wait until seized, so the exec is seen.  A caller that died
+		 * before the prctl never sends the byte, and its end closes
+		 * the pipe: this is the usual getppid() check against that
+		 * race, in a form that also works when the caller is outside
+		 * our pid namespace (getppid() is 0 there).
+		 */
 		close(go[1]);
 		close(report[0]);
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+		while ((n = read(go[0], &c, 1)) < 0 && errno == EINTR)
 			;
+		if (n != 1)
+			_exit(1);
 		execvp(file, argv);
 		e = errno;
 		(void)!write(report[1], &e, sizeof(e));
@@ -812,6 +862,8 @@ pctx_create(const char *file, char *const *argv, void *arg, int verbose,
 	}
 	close(go[0]);
 	close(report[1]);
+	/* Our unreaped child: the pidfd cannot name another process. */
+	p->p_pidfd = pidfd_open_child(pid);
 	if (ptrace(PTRACE_SEIZE, pid, NULL,
 	    (void *)(long)(PCTX_OPTS | PTRACE_O_EXITKILL)) != 0) {
 		e = errno;
@@ -905,13 +957,17 @@ status_field(pid_t tid, const char *key)
 	return v;
 }
 
-/* Why PTRACE_SEIZE said EPERM, as precisely as /proc tells. */
+/*
+ * Why PTRACE_SEIZE of thread tid of pid said EPERM, as precisely as /proc
+ * tells.  Ask about tid itself: the threads seized before it name us as
+ * their tracer, and we are not the one in the way.
+ */
 static void
-explain_eperm(pctx_t *p, pid_t pid)
+explain_eperm(pctx_t *p, pid_t pid, pid_t tid)
 {
-	long tracer = status_field(pid, "TracerPid");
-	long uid = status_field(pid, "Uid");
-	char path[64];
+	long tracer = status_field(tid, "TracerPid");
+	long uid = status_field(tid, "Uid");
+	char path[64], thr[48] = "it";
 	int fd, scope = -1;
 
 	fd = open("/proc/sys/kernel/yama/ptrace_scope", O_RDONLY | O_CLOEXEC);
@@ -922,6 +978,10 @@ explain_eperm(pctx_t *p, pid_t pid)
 			scope = atoi(b);
 		close(fd);
 	}
+	if (tracer == (long)getpid())
+		tracer = 0;
+	if (tid != pid)
+		snprintf(thr, sizeof(thr), "its thread %d", (int)tid);
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tracer);
 	if (tracer > 0) {
 		char comm[32] = "?";
@@ -932,8 +992,9 @@ explain_eperm(pctx_t *p, pid_t pid)
 				comm[n - (comm[n - 1] == '\n')] = '\0';
 			close(fd);
 		}
-		pctx_err(p, "capture", "cannot trace pid %d: it is already "
-		    "being traced by pid %ld (%s)", (int)pid, tracer, comm);
+		pctx_err(p, "capture", "cannot trace pid %d: %s is already "
+		    "being traced by pid %ld (%s)", (int)pid, thr, tracer,
+		    comm);
 	} else if (uid >= 0 && geteuid() != 0 && (uid_t)uid != getuid()) {
 		pctx_err(p, "capture", "cannot trace pid %d: it belongs to "
 		    "uid %ld; only its owner or root may trace it",
@@ -951,9 +1012,12 @@ explain_eperm(pctx_t *p, pid_t pid)
 	}
 }
 
-/* One pass over /proc/<pid>/task; the number of threads newly seized. */
+/*
+ * One pass over /proc/<pid>/task; the number of threads newly seized, or
+ * -1 with *err and, for EPERM, the thread refused in *errtid.
+ */
 static int
-capture_pass(pctx_t *p, struct proc *pr, int *err)
+capture_pass(pctx_t *p, struct proc *pr, int *err, pid_t *errtid)
 {
 	char path[64];
 	struct dirent *de;
@@ -973,11 +1037,14 @@ capture_pass(pctx_t *p, struct proc *pr, int *err)
 			continue;
 		if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)PCTX_OPTS)
 		    != 0) {
-			if (errno == ESRCH)
+			int e = errno;
+
+			if (e == ESRCH)
 				continue;	/* it just ended */
-			if (errno != EPERM ||
+			if (e != EPERM ||
 			    status_field(tid, "TracerPid") != getpid()) {
-				*err = errno;
+				*err = e;
+				*errtid = tid;
 				closedir(d);
 				return -1;
 			}
@@ -999,6 +1066,7 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 {
 	struct proc *pr;
 	pctx_t *p;
+	pid_t etid = pid;
 	int n, e = 0, passes = 0;
 	char path[64], st[512], *s;
 	ssize_t len;
@@ -1043,12 +1111,12 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 	p->p_pid = pid;
 	/* Until a pass finds no thread it had not seized. */
 	do {
-		n = capture_pass(p, pr, &e);
+		n = capture_pass(p, pr, &e, &etid);
 		passes++;
 	} while (n > 0 && passes < 1000);
 	if (n < 0 || pr->pr_lwps == NULL) {
 		if (e == EPERM)
-			explain_eperm(p, pid);
+			explain_eperm(p, pid, etid);
 		else if (e == ESRCH || e == 0)
 			pctx_err(p, "capture", "process %d does not exist",
 			    (int)pid);
@@ -1155,8 +1223,29 @@ pctx_terminate(pctx_t *p)
 	if (p == NULL)
 		return;
 	p->p_terminate = 1;
+	p->p_nterm++;
 	(void)!write(p->p_evfd, &one, sizeof(one));
 	errno = e;
+}
+
+CPC_EXPORT int
+pctx_kill(pctx_t *p, int sig)
+{
+	if (p == NULL || !p->p_created) {
+		errno = ECHILD;
+		return -1;
+	}
+	/* Reaped: its pid may be another process's by now. */
+	if (p->p_rootdone) {
+		errno = ESRCH;
+		return -1;
+	}
+#ifdef SYS_pidfd_send_signal
+	if (p->p_pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, p->p_pidfd, sig,
+		    NULL, 0);
+#endif
+	return kill(p->p_pid, sig);
 }
 
 static int
@@ -1216,14 +1305,15 @@ pctx_run(pctx_t *p, uint_t msec, uint_t nsamples, pctx_tickfn_t *tick)
 		errno = e;
 		return -1;
 	}
-	/* Discovery: the threads present at the start. */
+	/*
+	 * Discovery: the threads present at the start.  A failed callback
+	 * said why itself, as everywhere else.
+	 */
 	for (pr = p->p_procs; pr != NULL && !p->p_failed; pr = pr->pr_next)
 		for (l = pr->pr_lwps; l != NULL; l = next) {
 			next = l->l_next;
 			if (!l->l_bound && l->l_state != LWP_ENDED &&
 			    cb_init(p, l) != 0) {
-				pctx_err(p, "run", "%d: lwp discovery failed",
-				    (int)pr->pr_pid);
 				fail(p);
 				break;
 			}
@@ -1277,32 +1367,114 @@ pctx_run(pctx_t *p, uint_t msec, uint_t nsamples, pctx_tickfn_t *tick)
 	if (tfd >= 0)
 		close(tfd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* Terminations from now on are pctx_wait's to report. */
+	p->p_termseen = p->p_nterm;
 	return p->p_failed ? -1 : 0;
 }
 
-CPC_EXPORT int
-pctx_wait(pctx_t *p, int *status)
+/*
+ * Reap what is ready until the created command is reaped.  Processes
+ * still under control (pctx_run failed, or was not called) report too,
+ * and are answered on the way: a stopped thread left alone would never
+ * end, nor would the command if it is one of them.  1 once the command
+ * is reaped, 0 when nothing more is ready, -1 with errno.
+ */
+static int
+reap_root(pctx_t *p)
 {
+	pid_t r;
 	int st;
 
-	if (p == NULL || !p->p_created) {
-		errno = ECHILD;
-		return -1;
-	}
 	while (!p->p_rootdone) {
-		pid_t r = waitpid(p->p_pid, &st, __WALL);
-
+		r = waitpid(p->p_procs != NULL ? -1 : p->p_pid, &st,
+		    __WALL | WNOHANG);
+		if (r == 0)
+			return 0;
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (WIFSTOPPED(st)) {
-			dispatch(p, r, st);
-			continue;
+		dispatch(p, r, st);
+	}
+	return 1;
+}
+
+/*
+ * pctx_wait's loop, SIGCHLD blocked and read from sfd: 0 once the command
+ * is reaped, -1 with errno, EINTR for a pctx_terminate pctx_run did not
+ * answer (a signal handler's: the caller acts on it and waits again).
+ */
+static int
+wait_loop(pctx_t *p, int sfd)
+{
+	struct signalfd_siginfo si;
+	struct pollfd fds[2];
+	uint64_t junk;
+	int r;
+
+	fds[0].fd = sfd;
+	fds[1].fd = p->p_evfd;
+	fds[0].events = fds[1].events = POLLIN;
+	for (;;) {
+		/* Empty both before looking: what comes later wakes poll. */
+		while (read(sfd, &si, sizeof(si)) > 0)
+			;
+		(void)!read(p->p_evfd, &junk, sizeof(junk));
+		if ((r = reap_root(p)) != 0)
+			return r > 0 ? 0 : -1;
+		if (p->p_nterm != p->p_termseen) {
+			p->p_termseen = p->p_nterm;
+			errno = EINTR;
+			return -1;
 		}
-		p->p_rootdone = 1;
-		p->p_rootstatus = st;
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+CPC_EXPORT int
+pctx_wait(pctx_t *p, int *status)
+{
+	struct pctx_ops ops;
+	sigset_t chld, old;
+	struct lwp *l, *next;
+	int sfd, r, e, i;
+
+	if (p == NULL || !p->p_created) {
+		errno = ECHILD;
+		return -1;
+	}
+	if (!p->p_rootdone) {
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		pthread_sigmask(SIG_BLOCK, &chld, &old);
+		if ((sfd = signalfd(-1, &chld, SFD_NONBLOCK |
+		    SFD_CLOEXEC)) < 0) {
+			e = errno;
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			errno = e;
+			return -1;
+		}
+		/* No callbacks: the client's event loop is over. */
+		ops = p->p_ops;
+		memset(&p->p_ops, 0, sizeof(p->p_ops));
+		/* Threads held stopped (a failed discovery) go on. */
+		for (i = 0; i < HASHSZ; i++)
+			for (l = p->p_hash[i]; l != NULL; l = next) {
+				next = l->l_hnext;
+				if (l->l_stopped && l->l_proc != NULL)
+					lwp_resume(p, l, 0);
+			}
+		r = wait_loop(p, sfd);
+		e = errno;
+		p->p_ops = ops;
+		close(sfd);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (r != 0) {
+			errno = e;
+			return -1;
+		}
 	}
 	if (status != NULL)
 		*status = p->p_rootstatus;

@@ -173,3 +173,90 @@ ct_usage_error() {
 	expect_status 0
 	expect_eq "$stderr" "cputrack: note: '$prog' is set-user-ID: under tracing it runs without its privileges, as under a debugger"
 }
+
+@test "an output error (not a closed pipe): 125, the command killed at once and reaped" {
+	local wl reaper start
+	wl=$(workload slowloop)
+	reaper=$(workload subreaper)
+	# -n: the first line is the first tick, once the command runs.
+	start=$EPOCHREALTIME
+	run --separate-stderr "$reaper" "$CPUTRACK" -n -T 0.1 -o /dev/full \
+	    -c task-clock "$wl" 10000
+	expect_status 125
+	expect_eq "$stderr" "cputrack: write error: No space left on device" \
+	    "stderr"
+	expect_eq "$output" "orphans 0" "what cputrack left behind"
+	expect_frange "$(since "$start")" 0 5 "seconds (the command runs 10)"
+	# The same on the standard output.
+	start=$EPOCHREALTIME
+	run --separate-stderr "$reaper" sh -c \
+	    'exec "$0" -n -T 0.1 -c task-clock "$1" 10000 >/dev/full' \
+	    "$CPUTRACK" "$wl"
+	expect_status 125
+	expect_eq "$stderr" "cputrack: write error: No space left on device" \
+	    "stderr (standard output)"
+	expect_eq "$output" "orphans 0" "what cputrack left behind (stdout)"
+	expect_frange "$(since "$start")" 0 5 "seconds (stdout)"
+}
+
+@test "an output error once the command was released: it is killed and reaped all the same" {
+	requires env_signals
+	local wl reaper fifo=$BATS_TEST_TMPDIR/fifo out=$BATS_TEST_TMPDIR/out
+	local start kid
+	wl=$(workload slowloop)
+	reaper=$(workload subreaper)
+	mkfifo "$fifo"
+	# The command execs (no -e: released) and runs on; a child followed
+	# with -f waits on a fifo nobody opens, ticking, until the output
+	# file reaches the 1 KiB limit.  That child, killed as tracked, is
+	# left to the reaper (its parent, the command, is dead): a zombie.
+	start=$EPOCHREALTIME
+	run --separate-stderr env --ignore-signal=XFSZ bash -c \
+	    'ulimit -f 1; exec "$@"' _ "$reaper" "$CPUTRACK" -f -n -T 0.02 \
+	    -o "$out" -c task-clock sh -c "(read x <$fifo) & exec $wl 10000"
+	expect_status 125
+	expect_eq "$stderr" "cputrack: write error: File too large" "stderr"
+	kid=$(awk '$4 == "fork" { print $NF }' "$out")
+	expect_eq "$output" "$(printf 'orphans 1\norphan %s Z' "$kid")" \
+	    "what cputrack left behind: only the child, dead"
+	expect_frange "$(since "$start")" 0 5 "seconds (the command runs 10)"
+}
+
+@test "-p and an output error: status 1, the process let go, not killed" {
+	requires root
+	local wl
+	wl=$(workload slowloop)
+	"$wl" 10000 >/dev/null &
+	BG_PID=$!
+	run --separate-stderr "$CPUTRACK" -n -T 0.1 -o /dev/full -c page-faults \
+	    -p "$BG_PID"
+	expect_status 1
+	expect_eq "$stderr" "cputrack: write error: No space left on device" \
+	    "stderr"
+	kill -0 "$BG_PID" || fail_with "the process did not survive"
+}
+
+# has_threads PID N: process PID has N threads.
+has_threads() {
+	[ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -eq "$2" ]
+}
+
+@test "-p: a thread already traced by another tracer: the message names it and its tracer" {
+	requires root
+	local wl tracer pid tid tp
+	wl=$(workload slowloop)
+	tracer=$(workload tracer)
+	"$wl" -t 3 10000 >/dev/null &
+	BG_PID=$!
+	pid=$BG_PID
+	wait_until 5 has_threads "$pid" 3
+	tid=$(ls "/proc/$pid/task" | sort -n | tail -1)
+	"$tracer" "$tid" >"$BATS_TEST_TMPDIR/ready" &
+	tp=$!
+	wait_until 5 test -s "$BATS_TEST_TMPDIR/ready"
+	run --separate-stderr "$CPUTRACK" -c page-faults -p "$pid"
+	kill "$tp"
+	wait "$tp" || true
+	expect_status 1
+	expect_eq "$stderr" "cputrack: cannot trace pid $pid: its thread $tid is already being traced by pid $tp (tracer)"
+}

@@ -12,6 +12,11 @@ setup() {
 }
 
 teardown() {
+	local p
+	# What a failed test may have left running (KILL_PIDS).
+	for p in ${KILL_PIDS[@]+"${KILL_PIDS[@]}"}; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
 	machine_unlock
 	user_cleanup
 }
@@ -451,4 +456,136 @@ sum_ticks() {
 	    $((base + 497)) $((base + 503)) "page faults: 500 more than none"
 	expect_range "$(awk '$3 == "exit" { print $5 }' <<<"$output")" 1 \
 	    10000000000 "task-clock ns"
+}
+
+# has_row KIND: the output has a line of that kind yet.
+has_row() {
+	[ -e "$OUT" ] && [ -n "$(rows "$1")" ]
+}
+
+@test "SIGTERM once -N released the command: it is forwarded, the status is 143" {
+	local wl pid
+	wl=$(workload slowloop)
+	"$CPUTRACK" -T 0.1 -N 1 -o "$OUT" -c "$EV" "$wl" 10000 &
+	pid=$!
+	wait_until 5 has_row total
+	kill -TERM "$pid"
+	wait_exit "$pid" 5
+	expect_eq "$WAIT_STATUS" 143 "exit status: the command's (128 + SIGTERM)"
+	expect_eq "$(rows tick | wc -l)" 1 "tick lines"
+}
+
+@test "SIGTERM once an exec without -e released the command: forwarded, 143" {
+	local wl pid
+	wl=$(workload slowloop)
+	"$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" sh -c "exec $wl 10000" &
+	pid=$!
+	wait_until 5 has_row exec
+	kill -TERM "$pid"
+	wait_exit "$pid" 5
+	expect_eq "$WAIT_STATUS" 143 "exit status: the command's (128 + SIGTERM)"
+}
+
+@test "a signal after the release reaches the command once; a command that catches it gives the status" {
+	local log=$BATS_TEST_TMPDIR/terms ready=$BATS_TEST_TMPDIR/ready pid
+	# The trap runs when the current sleep ends; the loop gives up after
+	# 10 s, so nothing outlives a failed test.
+	"$CPUTRACK" -T 0.1 -N 1 -o "$OUT" -c "$EV" sh -c "trap 'echo TERM >>$log; exit 3' TERM; : >$ready; n=0; while [ \$n -lt 200 ]; do sleep 0.05; n=\$((n + 1)); done; exit 9" &
+	pid=$!
+	wait_until 5 has_row total
+	wait_until 5 test -e "$ready"
+	kill -TERM "$pid"
+	wait_exit "$pid" 5
+	expect_eq "$WAIT_STATUS" 3 "exit status: the command's, from its trap"
+	expect_eq "$(cat "$log")" TERM "the signals the command got"
+}
+
+@test "SIGTERM after the command was reaped: a process that reused its pid is not signalled" {
+	local wl pid cmd kid victim i st
+	[ -w /proc/sys/kernel/ns_last_pid ] ||
+	    skip "needs a writable /proc/sys/kernel/ns_last_pid"
+	wl=$(workload slowloop)
+	# The command forks a child, followed into its exec, and exits 7;
+	# cputrack reaps it and goes on tracking the child.
+	"$CPUTRACK" -f -e -T 0 -o "$OUT" -c "$EV" sh -c "$wl 10000 >/dev/null & exit 7" &
+	pid=$!
+	wait_until 5 has_row exit
+	cmd=$(rows fork | awk '{ print $2 }')
+	kid=$(rows fork | awk '{ print $NF }')
+	KILL_PIDS+=("$pid" "$kid")
+	wait_until 5 test ! -e "/proc/$cmd"
+	# Make the next process take the command's pid (others may race).
+	for i in $(seq 20); do
+		echo $((cmd - 1)) >/proc/sys/kernel/ns_last_pid
+		sleep 60 &
+		victim=$!
+		KILL_PIDS+=("$victim")
+		[ "$victim" = "$cmd" ] && break
+		kill "$victim"
+		wait "$victim" 2>/dev/null || true
+	done
+	if [ "$victim" != "$cmd" ]; then
+		kill -TERM "$pid"
+		wait "$pid" || true
+		kill -USR1 "$kid" 2>/dev/null || true
+		skip "could not start a process with the pid $cmd"
+	fi
+	kill -TERM "$pid"
+	wait_exit "$pid" 5
+	kill -0 "$victim" 2>/dev/null && st=alive || st=dead
+	kill -KILL "$victim" 2>/dev/null || true
+	kill -USR1 "$kid" 2>/dev/null || true
+	wait "$victim" 2>/dev/null || true
+	KILL_PIDS=()
+	expect_eq "$st" alive "the process that took the command's pid"
+	expect_eq "$WAIT_STATUS" 7 "exit status: the command's"
+	expect_eq "$(rows total | awk '{ print $2 }')" "$kid" \
+	    "the child's total line"
+}
+
+@test "cputrack killed (SIGKILL) after the release: the kernel kills the command too" {
+	local wl pid kid kind
+	wl=$(workload slowloop)
+	for kind in total exec; do
+		rm -f "$OUT"
+		if [ "$kind" = total ]; then
+			"$CPUTRACK" -T 0.1 -N 1 -o "$OUT" -c "$EV" "$wl" 10000 &
+		else
+			"$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" \
+			    sh -c "exec $wl 10000" &
+		fi
+		pid=$!
+		wait_until 5 has_row "$kind"
+		kid=$(rows "$kind" | awk '{ print $2 }' | head -1)
+		KILL_PIDS+=("$kid")
+		! proc_gone "$kid" || fail_with "no command running ($kind)"
+		kill -KILL "$pid"
+		wait "$pid" || true
+		wait_until 5 proc_gone "$kid" ||
+		    fail_with "the command outlived cputrack (released: $kind)"
+		KILL_PIDS=()
+	done
+}
+
+@test "the command keeps the open-file limit cputrack was started with" {
+	local soft=256
+	[ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -gt $soft ] ||
+	    skip "needs a hard open-file limit above $soft"
+	run --separate-stderr bash -c 'ulimit -Sn "$1"; shift; exec "$@"' _ \
+	    $soft "$CPUTRACK" -n -T 0 -o "$OUT" -c "$EV" sh -c 'ulimit -Sn'
+	expect_status 0
+	expect_eq "$output" $soft "the command's soft limit"
+}
+
+@test "exec lines: control characters of the command line are escaped" {
+	local execer arg
+	execer=$(workload execer)
+	arg=$'x\ny\tz\\w\001v\177u'
+	run --separate-stderr "$CPUTRACK" -o "$OUT" -c "$EV" "$execer" 0 true "$arg"
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	ct_check "$OUT"
+	expect_eq "$(wc -l <"$OUT")" 3 "lines: title, exec values, exec name"
+	expect_eq "$(rows exec | awk '$4 == "#"' | sed 's/.* # //')" \
+	    "'true x\\ny\\tz\\\\w\\001v\\177u'" "the exec name line"
 }

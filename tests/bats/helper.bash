@@ -483,19 +483,8 @@ wait_lines() {
 # bg_wait SECONDS: wait for BG_PID to end, at most SECONDS; sets
 # BG_STATUS.  Kills it and fails when it does not end in time.
 bg_wait() {
-	local i
-	for ((i = 0; i < $1 * 20; i++)); do
-		kill -0 "$BG_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	if kill -0 "$BG_PID" 2>/dev/null; then
-		kill -KILL "$BG_PID" 2>/dev/null
-		wait "$BG_PID" 2>/dev/null
-		fail_with "cpustat (pid $BG_PID) still ran after $1 s"
-		return 1
-	fi
-	BG_STATUS=0
-	wait "$BG_PID" || BG_STATUS=$?
+	wait_exit "$BG_PID" "$1" || return 1
+	BG_STATUS=$WAIT_STATUS
 }
 
 # load_files OUT ERR: put the files into output/stderr/stderr_lines as
@@ -578,4 +567,49 @@ as_user() {
 # as_user_can_read DIR: TEST_USER may list DIR.
 as_user_can_read() {
 	as_user_cmd ls "$1" >/dev/null 2>&1
+}
+
+# ---- waiting for a condition --------------------------------------------
+
+# wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds; fail,
+# naming CMD, when it did not within SECONDS.
+wait_until() {
+	local i secs=$1
+	shift
+	for ((i = 0; i < secs * 20; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	"$@" || fail_with "not true after $secs s: $*"
+}
+
+# wait_exit PID SECONDS: wait for the background job PID to end, at most
+# SECONDS; sets WAIT_STATUS.  Kills it (SIGKILL) and fails when it does
+# not end in time.
+wait_exit() {
+	local i
+	for ((i = 0; i < $2 * 20; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -KILL "$1" 2>/dev/null
+		wait "$1" 2>/dev/null
+		fail_with "pid $1 still ran after $2 s"
+		return 1
+	fi
+	WAIT_STATUS=0
+	wait "$1" || WAIT_STATUS=$?
+}
+
+# proc_gone PID: PID has ended: it no longer exists, or is a zombie.
+proc_gone() {
+	local st
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+	[ -z "$st" ] || [ "$st" = Z ]
+}
+
+# since START: the seconds elapsed since START, an $EPOCHREALTIME.
+since() {
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
 }

@@ -1,8 +1,10 @@
 /*
  * t_pctx - libpctx through its Solaris API (pctx_set_events) and
  * cpc_bind_pctx, with exact oracles: the test re-runs itself as the
- * target ("t_pctx child N M": the main thread makes N getpid calls, a
- * second thread M), and syscalls:sys_enter_getpid counts them per thread.
+ * target ("t_pctx child N M S": the main thread makes N getpid calls, a
+ * second thread M, then it sleeps S ms), and syscalls:sys_enter_getpid
+ * counts them per thread.  The life of a released command (pctx_kill,
+ * pctx_wait, its parent-death signal) needs no counters.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <libcpc.h>
 #include <libpctx.h>
@@ -251,6 +255,96 @@ test_fork_and_ticks(char *self)
 	pctx_release(p);
 }
 
+static pctx_t *alarm_pctx;
+
+static void
+on_alarm(int sig)
+{
+	(void)sig;
+	pctx_terminate(alarm_pctx);
+}
+
+/* A command released by its sample budget, signalled, then reaped. */
+static void
+test_kill(char *self)
+{
+	char *argv[] = { self, "child", "0", "0", "5000", NULL };
+	struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+	struct sigaction sa;
+	pctx_t *p;
+	int st = -1, r;
+
+	errno = 0;
+	tap_ok(pctx_kill(NULL, SIGTERM) == -1 && errno == ECHILD,
+	    "pctx_kill without a pctx: ECHILD");
+	p = pctx_create(self, argv, NULL, 0, quiet);
+	if (!tap_ok(p != NULL, "pctx_create starts a sleeper"))
+		return;
+	tap_ok(pctx_run(p, 20, 1, NULL) == 0, "released after one tick");
+	pctx_terminate(p);
+	errno = 0;
+	r = pctx_wait(p, &st);
+	tap_ok(r == -1 && errno == EINTR,
+	    "a pctx_terminate after pctx_run: pctx_wait returns EINTR");
+	/* The same from a signal handler while pctx_wait sleeps. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm_pctx = p;
+	setitimer(ITIMER_REAL, &it, NULL);
+	errno = 0;
+	r = pctx_wait(p, &st);
+	tap_ok(r == -1 && errno == EINTR,
+	    "pctx_terminate in a handler interrupts pctx_wait (EINTR)");
+	signal(SIGALRM, SIG_DFL);
+	tap_ok(pctx_kill(p, SIGTERM) == 0,
+	    "pctx_kill signals the released command");
+	tap_ok(pctx_wait(p, &st) == 0 && WIFSIGNALED(st) &&
+	    WTERMSIG(st) == SIGTERM, "pctx_wait: the signal ended it");
+	errno = 0;
+	tap_ok(pctx_kill(p, 0) == -1 && errno == ESRCH,
+	    "pctx_kill once it was reaped: ESRCH (its pid is not used)");
+	pctx_release(p);
+}
+
+/*
+ * A released command is killed when the thread that created it ends: a
+ * helper process creates it, releases it, and exits; as a subreaper, we
+ * inherit the orphan and see how it ended.
+ */
+static void
+test_pdeathsig(char *self)
+{
+	char *argv[] = { self, "child", "0", "0", "5000", NULL };
+	pid_t helper, cmd = 0;
+	pctx_t *p;
+	int fds[2], st = -1;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0 || pipe(fds) != 0) {
+		tap_skip("cannot be a subreaper", "parent-death signal");
+		return;
+	}
+	if ((helper = fork()) == 0) {
+		close(fds[0]);
+		p = pctx_create(self, argv, NULL, 0, quiet);
+		if (p != NULL && pctx_run(p, 20, 1, NULL) == 0)
+			cmd = pctx_pid(p);
+		(void)!write(fds[1], &cmd, sizeof(cmd));
+		_exit(0);	/* no pctx_wait: the command is released */
+	}
+	close(fds[1]);
+	if (helper < 0 || read(fds[0], &cmd, sizeof(cmd)) != sizeof(cmd))
+		cmd = 0;
+	close(fds[0]);
+	if (helper > 0)
+		(void)waitpid(helper, NULL, 0);
+	tap_ok(cmd > 0 && waitpid(cmd, &st, 0) == cmd && WIFSIGNALED(st) &&
+	    WTERMSIG(st) == SIGKILL,
+	    "a released command is killed when its creator ends");
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
 static void
 test_errors(void)
 {
@@ -287,6 +381,8 @@ main(int argc, char **argv)
 	S.cpc = cpc_open(CPC_VER_CURRENT);
 	cpc_seterrhndlr(S.cpc, quiet_cpc);
 	test_errors();
+	test_kill(self);
+	test_pdeathsig(self);
 	if (geteuid() != 0 || access("/sys/kernel/tracing/events/syscalls",
 	    R_OK) != 0) {
 		tap_skip("needs root and tracefs", "per-thread exact counts");
