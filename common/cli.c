@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <getopt.h>
 #include <sys/resource.h>
 
@@ -113,6 +114,32 @@ cli_raise_nofile(void)
 	}
 }
 
+/*
+ * getopt_long's ':' or '?' for arg, the word it was in.  A long option
+ * is named as typed, up to any '='; glibc gives it its short letter in
+ * optopt, which the user never typed (--help=1 is not "-H").  A short
+ * option is named alone, out of a cluster such as -nc.
+ */
+static void __attribute__((noreturn))
+option_error(int ch, const char *arg)
+{
+	int len;
+
+	if (strncmp(arg, "--", 2) == 0) {
+		len = (int)strcspn(arg, "=");
+		if (ch == ':')
+			cli_usage_error("option '%.*s' needs an argument", len,
+			    arg);
+		if (arg[len] == '=' && optopt != 0)
+			cli_usage_error("option '%.*s' takes no argument", len,
+			    arg);
+		cli_usage_error("invalid option '%.*s'", len, arg);
+	}
+	if (ch == ':')
+		cli_usage_error("option '-%c' needs an argument", optopt);
+	cli_usage_error("invalid option '-%c'", optopt);
+}
+
 int
 cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
     void (*usage)(FILE *), int failstatus)
@@ -145,12 +172,8 @@ cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
 		printf("%s (cpc-tools) %s\n", cli_prog, CPC_VERSION);
 		exit(0);
 	case ':':
-		cli_usage_error("option '%s' needs an argument",
-		    argv[optind - 1]);
 	case '?':
-		if (optopt != 0)
-			cli_usage_error("invalid option '-%c'", optopt);
-		cli_usage_error("invalid option '%s'", argv[optind - 1]);
+		option_error(ch, argv[optind - 1]);
 	}
 	return 0;
 }

@@ -98,6 +98,16 @@ teardown() {
 	expect_usage_error "invalid option '-Z'"
 	run --separate-stderr "$CPUSTAT" --bogus -c cpu-clock 1 1
 	expect_usage_error "invalid option '--bogus'"
+	run --separate-stderr "$CPUSTAT" --bogus=3 -c cpu-clock 1 1
+	expect_usage_error "invalid option '--bogus'"
+}
+
+@test "a long option given an argument it does not take is named as typed" {
+	local opt
+	for opt in help version tsc soak; do
+		run --separate-stderr "$CPUSTAT" "--$opt=1" -c cpu-clock 1 1
+		expect_usage_error "option '--$opt' takes no argument"
+	done
 }
 
 @test "an option without its argument" {
@@ -107,6 +117,9 @@ teardown() {
 	expect_usage_error "option '--events' needs an argument"
 	run --separate-stderr "$CPUSTAT" -c cpu-clock -T
 	expect_usage_error "option '-T' needs an argument"
+	# the option at fault, not the cluster it ends
+	run --separate-stderr "$CPUSTAT" -nc
+	expect_usage_error "option '-c' needs an argument"
 }
 
 @test "options end at the first operand" {
@@ -309,6 +322,62 @@ teardown() {
 	[ -w /dev/full ] || skip "needs /dev/full"
 	run --separate-stderr bash -c '"$CPUSTAT" -c cpu-clock 0.1 1 >/dev/full'
 	expect_runtime_error "write error: No space left on device"
+}
+
+# fd_starved LIMIT ARG...: run cpustat ARG... with nothing open but
+# stdin, stdout and stderr and at most LIMIT open files (so that it cannot
+# raise the limit either), as `run --separate-stderr`.
+fd_starved() {
+	local limit=$1
+	shift
+	run --separate-stderr bash -c '
+		for fd in /proc/$$/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done
+		ulimit -n "$0" && exec "$CPUSTAT" "$@"' "$limit" "$@"
+}
+
+# expect_cpu_failures: some CPU could not count (the messages name it),
+# exit 1; sets NFAIL.
+expect_cpu_failures() {
+	local l
+	expect_status 1
+	NFAIL=0
+	for l in "${stderr_lines[@]}"; do
+		expect_match "$l" "^cpustat: cpu [0-9]+: .*Too many open files" \
+		    "stderr line"
+		NFAIL=$((NFAIL + 1))
+	done
+	expect_range "$NFAIL" 1 "$NCPU" "CPUs that failed"
+}
+
+@test "a CPU that cannot count from the start is not counted in the total line" {
+	requires root
+	mapfile -t CPUS < <(usable_cpus)
+	NCPU=${#CPUS[@]}
+	# Open are 0-2, an eventfd and a timer per CPU; a set of eight
+	# events needs eight more per CPU: 9 per CPU leaves one short.
+	fd_starved $((9 * NCPU)) -c cs,cs,cs,cs,cs,cs,cs,cs 0.3 2
+	expect_cpu_failures
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * (NCPU - NFAIL))) "sample lines"
+	expect_eq "${T_NCPU[0]}" $((NCPU - NFAIL)) \
+	    "CPUs of the total line: those measured"
+	expect_eq "$(field "${T_VALS[0]}" 0)" "$(sum_samples 0)" "total"
+}
+
+@test "a CPU that fails after its first sample is counted in the total lines" {
+	requires root
+	mapfile -t CPUS < <(usable_cpus)
+	NCPU=${#CPUS[@]}
+	# The first set (one event per CPU) fits; the second (eight more per
+	# CPU, the first staying open) does not fit on every CPU.
+	fd_starved $((10 * NCPU)) -c cs -c cs,cs,cs,cs,cs,cs,cs,cs 0.3 2
+	expect_cpu_failures
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * NCPU - NFAIL)) "sample lines"
+	expect_eq "${T_NCPU[*]}" "$NCPU $NCPU" "CPUs of the total lines"
 }
 
 # ---- privileges -------------------------------------------------------------

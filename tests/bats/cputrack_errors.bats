@@ -47,6 +47,10 @@ ct_usage_error() {
 	ct_usage_error "invalid option '-q'"
 	run --separate-stderr "$CPUTRACK" -c page-faults -o
 	ct_usage_error "option '-o' needs an argument"
+	run --separate-stderr "$CPUTRACK" -c page-faults -fo
+	ct_usage_error "option '-o' needs an argument"
+	run --separate-stderr "$CPUTRACK" --verbose=2 -c page-faults true
+	ct_usage_error "option '--verbose' takes no argument"
 	run --separate-stderr "$CPUTRACK" -c nosuchevent true
 	expect_status 2
 	expect_match "${stderr_lines[0]}" "^cputrack: -c 'nosuchevent': unknown event 'nosuchevent'"
