@@ -111,6 +111,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 			outname = optarg;
 			break;
 		case 'p':
+			if (o->o_pid != 0)
+				cli_usage_error("-p given twice: cputrack "
+				    "follows one process");
 			o->o_pid = (pid_t)cli_count("pid", optarg, 1,
 			    0x7fffffffULL);
 			break;

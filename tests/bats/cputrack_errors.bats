@@ -43,6 +43,8 @@ ct_usage_error() {
 	ct_usage_error "-N 3 counts ticks, and -T 0 makes none"
 	run --separate-stderr "$CPUTRACK" -p 0 -c page-faults
 	ct_usage_error "invalid pid '0': must be from 1 to 2147483647"
+	run --separate-stderr "$CPUTRACK" -p 1 -p 2 -c page-faults
+	ct_usage_error "-p given twice: cputrack follows one process"
 	run --separate-stderr "$CPUTRACK" -q -c page-faults true
 	ct_usage_error "invalid option '-q'"
 	run --separate-stderr "$CPUTRACK" -c page-faults -o
