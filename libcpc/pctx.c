@@ -958,6 +958,20 @@ status_field(pid_t tid, const char *key)
 }
 
 /*
+ * A kernel thread: kthreadd (pid 2) and its children; /proc says so
+ * itself from Linux 6.2 on.
+ */
+static int
+is_kthread(pid_t pid)
+{
+	long k = status_field(pid, "Kthread");
+
+	if (k >= 0)
+		return k == 1;
+	return pid == 2 || status_field(pid, "PPid") == 2;
+}
+
+/*
  * Why PTRACE_SEIZE of thread tid of pid said EPERM, as precisely as /proc
  * tells.  Ask about tid itself: the threads seized before it name us as
  * their tracer, and we are not the one in the way.
@@ -999,6 +1013,9 @@ explain_eperm(pctx_t *p, pid_t pid, pid_t tid)
 		pctx_err(p, "capture", "cannot trace pid %d: it belongs to "
 		    "uid %ld; only its owner or root may trace it",
 		    (int)pid, uid);
+	} else if (is_kthread(pid)) {
+		pctx_err(p, "capture", "cannot trace pid %d: it is a kernel "
+		    "thread, which runs no program to count", (int)pid);
 	} else if (scope > 0 && geteuid() != 0) {
 		pctx_err(p, "capture", "cannot trace pid %d: "
 		    "kernel.yama.ptrace_scope is %d (%s)", (int)pid, scope,
@@ -1010,6 +1027,52 @@ explain_eperm(pctx_t *p, pid_t pid, pid_t tid)
 		    "program, or a security policy forbids it)", (int)pid,
 		    strerror(EPERM));
 	}
+}
+
+/* The state letter of thread tid of pid (R, S, Z, ...), or 0. */
+static char
+thread_state(pid_t pid, pid_t tid)
+{
+	char path[64], st[512], *s;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid,
+	    (int)tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	len = read(fd, st, sizeof(st) - 1);
+	close(fd);
+	st[len > 0 ? len : 0] = '\0';
+	if ((s = strrchr(st, ')')) == NULL || s[1] != ' ')
+		return 0;
+	return s[2];
+}
+
+/*
+ * Whether a thread of pid is alive: a main thread that called
+ * pthread_exit stays a zombie while the others run on.
+ */
+static int
+any_thread_alive(pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	int alive = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while (!alive && (de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+		char c;
+
+		alive = tid > 0 && (c = thread_state(pid, tid)) != 0 &&
+		    c != 'Z' && c != 'X';
+	}
+	closedir(d);
+	return alive;
 }
 
 /*
@@ -1041,6 +1104,10 @@ capture_pass(pctx_t *p, struct proc *pr, int *err, pid_t *errtid)
 
 			if (e == ESRCH)
 				continue;	/* it just ended */
+			/* An ended main thread: its process runs on. */
+			if (e == EPERM &&
+			    thread_state(pr->pr_pid, tid) == 'Z')
+				continue;
 			if (e != EPERM ||
 			    status_field(tid, "TracerPid") != getpid()) {
 				*err = e;
@@ -1068,9 +1135,7 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 	pctx_t *p;
 	pid_t etid = pid;
 	int n, e = 0, passes = 0;
-	char path[64], st[512], *s;
-	ssize_t len;
-	int fd;
+	long tgid;
 
 	if ((p = pctx_alloc(arg, verbose, errfn)) == NULL) {
 		pctx_err(NULL, "capture", "%s", strerror(errno));
@@ -1083,20 +1148,21 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 		errno = EINVAL;
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    status_field(pid, "Tgid") != pid) {
-		if (fd >= 0)
-			close(fd);
+	if (thread_state(pid, pid) == 0 || (tgid = status_field(pid,
+	    "Tgid")) <= 0) {
 		pctx_err(p, "capture", "process %d does not exist", (int)pid);
 		pctx_free(p);
 		errno = ESRCH;
 		return NULL;
 	}
-	len = read(fd, st, sizeof(st) - 1);
-	close(fd);
-	st[len > 0 ? len : 0] = '\0';
-	if ((s = strrchr(st, ')')) != NULL && s[1] == ' ' && s[2] == 'Z') {
+	if (tgid != pid) {
+		pctx_err(p, "capture", "%d is a thread of process %ld: give "
+		    "the process's pid", (int)pid, tgid);
+		pctx_free(p);
+		errno = ESRCH;
+		return NULL;
+	}
+	if (thread_state(pid, pid) == 'Z' && !any_thread_alive(pid)) {
 		pctx_err(p, "capture", "process %d is a zombie", (int)pid);
 		pctx_free(p);
 		errno = ESRCH;

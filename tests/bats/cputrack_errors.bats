@@ -126,6 +126,24 @@ ct_usage_error() {
 	expect_eq "$stderr" "cputrack: process $pid does not exist"
 }
 
+@test "-p: a thread's id, or a kernel thread, is refused with the reason" {
+	local wl pid tid
+	requires root
+	run --separate-stderr "$CPUTRACK" -c page-faults -p 2
+	expect_status 1
+	expect_eq "$stderr" "cputrack: cannot trace pid 2: it is a kernel thread, which runs no program to count"
+	wl=$(workload slowloop)
+	"$wl" -t 2 -x 0 3000 >/dev/null &
+	pid=$!
+	wait_until 5 test "$(ls "/proc/$pid/task" | wc -l)" -eq 2
+	tid=$(ls "/proc/$pid/task" | grep -vx "$pid")
+	run --separate-stderr "$CPUTRACK" -c page-faults -p "$tid"
+	kill -USR1 "$pid"
+	wait "$pid"
+	expect_status 1
+	expect_eq "$stderr" "cputrack: $tid is a thread of process $pid: give the process's pid"
+}
+
 @test "-p: a process already traced is refused, naming its tracer" {
 	requires root
 	local getpid out

@@ -299,6 +299,26 @@ sum_ticks() {
 	expect_range "$(rows exit | awk '{ print $4 }')" 1 "$want" "exit"
 }
 
+@test "-p: a process whose main thread ended (a zombie while the others run) is followed" {
+	local wl pid want
+	wl=$(workload slowloop)
+	# two loopers and the thread that reports; the main thread is gone
+	"$wl" -m -i 5 -t 3 -x 0 800 >"$BATS_TEST_TMPDIR/wl.out" &
+	pid=$!
+	wait_until 5 grep -q '^State:.*Z' "/proc/$pid/status"
+	run --separate-stderr "$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" -p "$pid"
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	wait "$pid"
+	expect_eq "$(rows tick | awk '{ print $2 }' | sort -u | wc -l)" 3 \
+	    "threads ticked: the three alive, not the main one"
+	expect_eq "$(rows tick | awk '$2 == '"$pid" | wc -l)" 0 \
+	    "no line for the ended main thread"
+	expect_eq "$(rows exit | wc -l)" 1 "exit line"
+	want=$(awk '{ print $3 }' "$BATS_TEST_TMPDIR/wl.out")
+	expect_range "$(rows exit | awk '{ print $4 }')" 1 "$want" "exit"
+}
+
 @test "SIGTERM: a last partial tick, a total line, the command gets SIGTERM" {
 	local getpid pid i
 	getpid=$(workload getpid_n)

@@ -4,13 +4,16 @@
  * mostly sleeping target to attach to (cputrack -p) and detach from,
  * whose total is known after the fact.
  *
- * usage: slowloop [-i interval_ms] [-t threads] [-x status] duration_ms
+ * usage: slowloop [-m] [-i interval_ms] [-t threads] [-x status] duration_ms
  *
  *	-i interval_ms	each thread calls getpid, then sleeps this long
  *			(default 10; 0 calls back to back)
  *	-t threads	this many threads loop (default 1: the main thread
  *			alone; with -t N, N-1 more threads loop with it)
  *	-x status	exit status after a clean end (default 0)
+ *	-m		the main thread makes no call: it ends (pthread_exit)
+ *			once the others run, and stays a zombie while they
+ *			do (needs -t 2 or more)
  *
  * Every thread stops when duration_ms of CLOCK_MONOTONIC have passed since
  * the start, or when the process gets SIGUSR1 (the thread that takes the
@@ -59,6 +62,7 @@ struct opts {
 	long	o_interval;	/* -i, ms */
 	long	o_threads;	/* -t */
 	int	o_status;	/* -x */
+	int	o_mainexit;	/* -m */
 	long	o_duration;	/* operand, ms */
 };
 
@@ -69,7 +73,7 @@ static long			interval;	/* ms */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-i interval_ms] [-t threads] "
+	fprintf(stderr, "usage: %s [-m] [-i interval_ms] [-t threads] "
 	    "[-x status] duration_ms\n", PROG);
 	exit(2);
 }
@@ -82,8 +86,11 @@ parse(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->o_interval = 10;
 	o->o_threads = 1;
-	while ((ch = getopt(argc, argv, "i:t:x:")) != -1) {
+	while ((ch = getopt(argc, argv, "i:mt:x:")) != -1) {
 		switch (ch) {
+		case 'm':
+			o->o_mainexit = 1;
+			break;
 		case 'i':
 			o->o_interval = wl_num(optarg, 0, 600000, usage);
 			break;
@@ -97,7 +104,7 @@ parse(int argc, char **argv, struct opts *o)
 			usage();
 		}
 	}
-	if (argc - optind != 1)
+	if (argc - optind != 1 || (o->o_mainexit && o->o_threads < 2))
 		usage();
 	o->o_duration = wl_num(argv[optind], 0, 1000000000L, usage);
 }
@@ -171,15 +178,48 @@ loop(void *arg)
 	return NULL;
 }
 
+static struct looper	*ls;
+static const struct opts *opts;
+static pid_t		 mainpid;	/* the main thread's gettid */
+
+/* Join the other loopers, print the total; the exit status. */
+static int
+report(long first)
+{
+	long i, total = first;
+
+	for (i = 1; i < opts->o_threads; i++) {
+		pthread_join(ls[i].l_thr, NULL);
+		total += ls[i].l_calls;
+	}
+	free(ls);
+	printf("slowloop %d %ld\n", (int)mainpid, total);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: stdout: %s\n", PROG, strerror(errno));
+		return 1;
+	}
+	return opts->o_status;
+}
+
+/* -m: what the main thread would do after its loop, from a thread. */
+static void *
+reporter(void *arg)
+{
+	(void)arg;
+	exit(report(0));
+}
+
 static int
 run(const struct opts *o)
 {
-	struct looper *ls;
 	pthread_attr_t attr;
 	size_t stack = STACK_SIZE;
-	long i, total;
+	pthread_t rep;
+	long i;
 	int e;
 
+	opts = o;
+	mainpid = gettid();
 	if ((ls = calloc(o->o_threads, sizeof(*ls))) == NULL) {
 		fprintf(stderr, "%s: calloc: %s\n", PROG, strerror(errno));
 		return 1;
@@ -192,28 +232,22 @@ run(const struct opts *o)
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline = ts_add_ms(deadline, o->o_duration);
 	/* ls[0] is the main thread's own loop. */
-	for (i = 1; i < o->o_threads; i++) {
-		if ((e = pthread_create(&ls[i].l_thr, &attr, loop,
-		    &ls[i])) != 0) {
+	for (i = 1; i <= o->o_threads; i++) {
+		if (i == o->o_threads && !o->o_mainexit)
+			break;
+		if ((e = i < o->o_threads ?
+		    pthread_create(&ls[i].l_thr, &attr, loop, &ls[i]) :
+		    pthread_create(&rep, &attr, reporter, NULL)) != 0) {
 			fprintf(stderr, "%s: pthread_create: %s\n", PROG,
 			    strerror(e));
 			exit(1);
 		}
 	}
 	pthread_attr_destroy(&attr);
+	if (o->o_mainexit)
+		pthread_exit(NULL);
 	loop(&ls[0]);
-	total = ls[0].l_calls;
-	for (i = 1; i < o->o_threads; i++) {
-		pthread_join(ls[i].l_thr, NULL);
-		total += ls[i].l_calls;
-	}
-	free(ls);
-	printf("slowloop %d %ld\n", (int)gettid(), total);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "%s: stdout: %s\n", PROG, strerror(errno));
-		return 1;
-	}
-	return o->o_status;
+	return report(ls[0].l_calls);
 }
 
 int
