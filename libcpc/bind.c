@@ -123,6 +123,68 @@ slot_take(cpc_set_t *set)
 }
 
 /*
+ * The sets bound with cpc_bind_pctx, by thread.  A thread has one, as an
+ * LWP has one context on Solaris, so binding another (from any handle)
+ * unbinds the one before; hashed by TID, so that cputrack's rotation over
+ * thousands of threads stays linear.  A set's cs_tid does not change
+ * while it is indexed: every rebind drops it first.
+ */
+#define TIDHASH		1024
+static cpc_set_t *tid_hash[TIDHASH];
+static pthread_mutex_t tid_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cpc_set_t **
+tid_bucket(pid_t tid)
+{
+	return &tid_hash[(unsigned)tid % TIDHASH];
+}
+
+static void
+tid_drop(cpc_set_t *set)
+{
+	cpc_set_t **pp;
+
+	if (!set->cs_indexed)
+		return;
+	pthread_mutex_lock(&tid_lock);
+	for (pp = tid_bucket(set->cs_tid); *pp != NULL; pp = &(*pp)->cs_tnext)
+		if (*pp == set) {
+			*pp = set->cs_tnext;
+			break;
+		}
+	set->cs_tnext = NULL;
+	set->cs_indexed = 0;
+	pthread_mutex_unlock(&tid_lock);
+}
+
+/* set is bound to its thread now: another set bound there is unbound. */
+static void
+tid_take(cpc_set_t *set)
+{
+	cpc_set_t **pp, *prev;
+
+	pthread_mutex_lock(&tid_lock);
+	for (pp = tid_bucket(set->cs_tid); (prev = *pp) != NULL; ) {
+		if (prev == set || prev->cs_tid != set->cs_tid) {
+			pp = &prev->cs_tnext;
+			continue;
+		}
+		*pp = prev->cs_tnext;
+		prev->cs_tnext = NULL;
+		prev->cs_indexed = 0;
+		if (prev->cs_bound)
+			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
+		prev->cs_bound = 0;
+	}
+	if (!set->cs_indexed) {
+		set->cs_tnext = *tid_bucket(set->cs_tid);
+		*tid_bucket(set->cs_tid) = set;
+		set->cs_indexed = 1;
+	}
+	pthread_mutex_unlock(&tid_lock);
+}
+
+/*
  * The thread cpc_bind_cpu pinned runs where it ran before, whichever
  * thread of the process unbinds, rebinds or destroys the set.
  */
@@ -147,6 +209,7 @@ void
 cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 {
 	slot_clear(set);
+	tid_drop(set);
 	unpin(set);
 	if (set->cs_open)
 		cpc->c_be->be_close(cpc, set);
@@ -209,6 +272,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	if (t->t_kind != CPC_BIND_CPU)
 		unpin(set);
 	set->cs_bound = 0;
+	tid_drop(set);
 	if (t->t_kind != CPC_BIND_CURLWP)
 		slot_clear(set);
 	if (!same_target(set, t)) {
@@ -230,6 +294,8 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	set->cs_disabled = 0;
 	if (t->t_kind == CPC_BIND_CURLWP)
 		slot_take(set);
+	else if (t->t_kind == CPC_BIND_PCTX)
+		tid_take(set);
 	return 0;
 }
 
@@ -329,6 +395,7 @@ cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 	unpin(set);
 	set->cs_bound = 0;
 	slot_clear(set);
+	tid_drop(set);
 	return 0;
 }
 

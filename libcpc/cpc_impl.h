@@ -105,6 +105,8 @@ struct cpc_set {
 	struct cpc		*cs_cpc;	/* the handle it was made by */
 	struct cpc_set	       **cs_slot;	/* bound with cpc_bind_curlwp:
 						   that thread's slot */
+	struct cpc_set		*cs_tnext;	/* bound with cpc_bind_pctx: */
+	int			 cs_indexed;	/* in bind.c's TID index */
 };
 
 struct cpc_buf {

@@ -4,12 +4,14 @@
  * handle), and the calls that name no set (cpc_set_restart,
  * cpc_disable, ...) act on the one bound last.  Unbinding or destroying
  * the set from another thread, or the thread's exit, leaves nothing
- * dangling.  Oracle: getpid calls counted by the syscalls:sys_enter_getpid
- * tracepoint, exactly.
+ * dangling.  The same for cpc_bind_pctx: a thread has one set bound that
+ * way, and binding another unbinds it.  Oracle: getpid calls counted by
+ * the syscalls:sys_enter_getpid tracepoint, exactly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <sys/syscall.h>
 
 #include <libcpc.h>
+#include <libpctx.h>
 
 #include "tap.h"
 
@@ -145,6 +148,58 @@ replace(cpc_t *cpc, cpc_t *other)
 	cpc_set_destroy(other, b);
 }
 
+static void
+quiet(const char *fn, const char *fmt, va_list ap)
+{
+	(void)fn, (void)fmt, (void)ap;
+}
+
+/*
+ * cpc_bind_pctx to this very thread (any thread the caller may trace can
+ * be given): each bind replaces the set bound there before, from either
+ * handle.
+ */
+static void
+replace_pctx(cpc_t *cpc, cpc_t *other)
+{
+	char *argv[] = { "sleep", "30", NULL };
+	cpc_set_t *a = getpid_set(cpc), *b = getpid_set(cpc);
+	cpc_set_t *c = getpid_set(other);
+	id_t me = (id_t)syscall(SYS_gettid);
+	pctx_t *pctx = pctx_create("sleep", argv, NULL, 0, quiet);
+
+	if (!tap_ok(a != NULL && b != NULL && c != NULL && pctx != NULL,
+	    "three getpid sets and a pctx")) {
+		pctx_release(pctx);
+		return;
+	}
+	tap_ok(cpc_bind_pctx(cpc, pctx, me, a, 0) == 0, "pctx: A bound");
+	getpids(10);
+	tap_ok(cpc_bind_pctx(cpc, pctx, me, b, 0) == 0, "pctx: B bound to "
+	    "the same thread");
+	errno = 0;
+	tap_ok(value(cpc, a) == ~(uint64_t)0 && errno == EINVAL,
+	    "pctx: A was replaced: sampling it is EINVAL");
+	getpids(5);
+	tap_u64(value(cpc, b), 5, "pctx: B counts what came after");
+	tap_ok(cpc_bind_pctx(other, pctx, me, c, 0) == 0, "pctx: C, from "
+	    "another handle, bound there");
+	errno = 0;
+	tap_ok(value(cpc, b) == ~(uint64_t)0 && errno == EINVAL,
+	    "pctx: B was replaced in turn");
+	getpids(3);
+	tap_u64(value(other, c), 3, "pctx: C counts");
+	tap_ok(cpc_unbind(other, c) == 0 &&
+	    cpc_bind_pctx(cpc, pctx, me, a, 0) == 0, "pctx: C unbound, A "
+	    "bound again");
+	getpids(2);
+	tap_u64(value(cpc, a), 2, "pctx: A counts from its new bind");
+	cpc_set_destroy(cpc, a);
+	cpc_set_destroy(cpc, b);
+	cpc_set_destroy(other, c);
+	pctx_release(pctx);
+}
+
 /* The set is unbound or destroyed by main while the peer has it bound. */
 static void
 from_another_thread(cpc_t *cpc, int destroy)
@@ -227,6 +282,7 @@ main(void)
 	cpc_set_destroy(cpc, probe);
 	replace(cpc, cpc);
 	replace(cpc, other);
+	replace_pctx(cpc, other);
 	from_another_thread(cpc, 0);
 	from_another_thread(cpc, 1);
 	after_exit(cpc);
