@@ -79,7 +79,13 @@ setgrp_cur(struct setgrp *sg)
 struct setgrp_elem *
 setgrp_next(struct setgrp *sg)
 {
-	sg->sg_cur = (sg->sg_cur + 1) % sg->sg_n;
+	return setgrp_select(sg, sg->sg_cur + 1);
+}
+
+struct setgrp_elem *
+setgrp_select(struct setgrp *sg, int i)
+{
+	sg->sg_cur = i % sg->sg_n;
 	return setgrp_cur(sg);
 }
 

@@ -34,6 +34,8 @@ void		 setgrp_destroy(struct setgrp *sg);
 struct setgrp_elem *setgrp_cur(struct setgrp *sg);
 /* Advance to the next set of the ring (cyclically) and return it. */
 struct setgrp_elem *setgrp_next(struct setgrp *sg);
+/* Make set i (0 <= i, taken cyclically) the current one and return it. */
+struct setgrp_elem *setgrp_select(struct setgrp *sg, int i);
 /* The element's set was just bound: its counters start from zero. */
 void		 setgrp_bound(struct setgrp *sg, struct setgrp_elem *e);
 /* Sample e's bound set: se_delta = this - previous; total += delta. */

@@ -5,8 +5,12 @@
  * Each CPU thread binds its ring of sets to its CPU (so reads are local:
  * no inter-processor interrupt), sleeps to absolute deadlines
  * start + k*interval (no drift), samples, and posts one record per
- * interval k to its queue.  The main thread waits until every running
- * CPU has posted interval k, prints those lines in CPU order and flushes.
+ * interval k to its queue: the sample, or why there is none (skipped,
+ * offline, failed), after an R_ONLINE in the interval it comes back.  The
+ * main thread waits until every running CPU has posted interval k, prints
+ * those records in CPU order and flushes.  Interval k counts set
+ * (k - 1) mod n on every CPU, so a CPU late or back from offline counts
+ * what the others count.
  *
  *	cpu threads --post(k)--> queues --(all heads at k)--> main: print
  *	signal thread --stop--> cpu threads take a last partial sample
@@ -49,7 +53,7 @@ enum rkind {
 	R_SAMPLE,	/* values of interval r_k */
 	R_SKIP,		/* interval r_k missed: the thread woke too late */
 	R_OFFLINE,	/* the CPU is offline */
-	R_ONLINE,	/* it came back; counting again */
+	R_ONLINE,	/* it came back; interval r_k's record follows */
 	R_FAIL,		/* the thread failed: r_msg; R_DONE follows */
 	R_DONE,		/* no more records */
 };
@@ -72,6 +76,8 @@ struct soaker {
 	int		 sk_started;
 	atomic_int	 sk_run;	/* spin while set */
 	int		 sk_quit;
+	unsigned	 sk_pin;	/* soak_pin calls so far */
+	unsigned	 sk_parked;	/* sk_pin when found off its CPU */
 	pthread_mutex_t	 sk_lock;
 	pthread_cond_t	 sk_cv;
 };
@@ -84,6 +90,7 @@ struct cpu {
 	struct rec	*c_head, *c_tail;	/* under g_lock */
 	int		 c_done;		/* main saw R_DONE */
 	int		 c_offline;		/* main's view */
+	int		 c_measured;		/* main saw a sample */
 	struct soaker	 c_soak;
 };
 
@@ -114,31 +121,46 @@ mono_now(void)
 
 /* ---- soaker: keep the CPU out of idle while system-only sets count ---- */
 
+/*
+ * Spin while told to, but only on the soaker's own CPU.  When that CPU
+ * goes offline the kernel widens the thread's mask and moves it; spinning
+ * on another CPU would keep that one out of idle instead.  So a soaker
+ * found elsewhere parks until the CPU thread pins it again (soak_pin, when
+ * the CPU is back).  It starts parked: nothing is pinned yet.
+ */
 static void *
 soak_main(void *arg)
 {
 	struct cpu *c = arg;
 	struct soaker *sk = &c->c_soak;
 	struct sched_param sp = { .sched_priority = 0 };
-	cpu_set_t mask;
+	unsigned pin;
+	int away, cpu;
 
-	CPU_ZERO(&mask);
-	CPU_SET(c->c_id, &mask);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask) != 0)
-		warnx("cpu %d: cannot bind the soaker thread", c->c_id);
 	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+	pthread_mutex_lock(&sk->sk_lock);
 	for (;;) {
-		pthread_mutex_lock(&sk->sk_lock);
-		while (!atomic_load(&sk->sk_run) && !sk->sk_quit)
+		while ((!atomic_load(&sk->sk_run) ||
+		    sk->sk_parked == sk->sk_pin) && !sk->sk_quit)
 			pthread_cond_wait(&sk->sk_cv, &sk->sk_lock);
-		if (sk->sk_quit) {
-			pthread_mutex_unlock(&sk->sk_lock);
-			return NULL;
-		}
+		if (sk->sk_quit)
+			break;
+		pin = sk->sk_pin;
 		pthread_mutex_unlock(&sk->sk_lock);
-		while (atomic_load_explicit(&sk->sk_run, memory_order_relaxed))
-			;
+		away = 0;
+		while (atomic_load_explicit(&sk->sk_run,
+		    memory_order_relaxed) && !away)
+			away = (cpu = sched_getcpu()) >= 0 && cpu != c->c_id;
+		pthread_mutex_lock(&sk->sk_lock);
+		/*
+		 * Park until the pin after the one we spun under: one made
+		 * meanwhile (the CPU already back) is not waited for again.
+		 */
+		if (away)
+			sk->sk_parked = pin;
 	}
+	pthread_mutex_unlock(&sk->sk_lock);
+	return NULL;
 }
 
 static void
@@ -150,6 +172,28 @@ soak_set(struct cpu *c, int run_it)
 		return;
 	pthread_mutex_lock(&sk->sk_lock);
 	atomic_store(&sk->sk_run, run_it);
+	pthread_cond_signal(&sk->sk_cv);
+	pthread_mutex_unlock(&sk->sk_lock);
+}
+
+/*
+ * Pin the soaker to its CPU: at the start, and again when the CPU comes
+ * back (going offline widened the soaker's mask for good).  If the CPU
+ * is already away again this fails, and the soaker parks at once.
+ */
+static void
+soak_pin(struct cpu *c)
+{
+	struct soaker *sk = &c->c_soak;
+	cpu_set_t mask;
+
+	if (!sk->sk_started)
+		return;
+	CPU_ZERO(&mask);
+	CPU_SET(c->c_id, &mask);
+	(void)pthread_setaffinity_np(sk->sk_thr, sizeof(mask), &mask);
+	pthread_mutex_lock(&sk->sk_lock);
+	sk->sk_pin++;
 	pthread_cond_signal(&sk->sk_cv);
 	pthread_mutex_unlock(&sk->sk_lock);
 }
@@ -187,16 +231,36 @@ soak_stop(struct cpu *c)
 
 /* ---- CPU threads ---- */
 
-/* Under g_lock: has every CPU still running posted its next record? */
-static int
+/*
+ * Under g_lock: the interval the main thread can print next, or 0 while
+ * some CPU still running has not posted all its records for it.  A
+ * thread posts, per interval, an R_ONLINE when the CPU has just come back
+ * and then exactly one other record (R_DONE ends the queue), so a CPU is
+ * behind while its queue is empty or holds only the R_ONLINE of the
+ * interval.
+ */
+static unsigned long long
 batch_ready(void)
 {
+	unsigned long long k = ULLONG_MAX;
 	int i;
 
-	for (i = 0; i < g_ncpu; i++)
-		if (!g_cpus[i].c_done && g_cpus[i].c_head == NULL)
+	for (i = 0; i < g_ncpu; i++) {
+		if (g_cpus[i].c_done)
+			continue;
+		if (g_cpus[i].c_head == NULL)
 			return 0;
-	return 1;
+		if (g_cpus[i].c_head->r_k < k)
+			k = g_cpus[i].c_head->r_k;
+	}
+	for (i = 0; i < g_ncpu; i++) {
+		const struct rec *h = g_cpus[i].c_head;
+
+		if (!g_cpus[i].c_done && h->r_k == k &&
+		    h->r_kind == R_ONLINE && h->r_next == NULL)
+			return 0;
+	}
+	return k;
 }
 
 static void
@@ -209,7 +273,7 @@ post(struct cpu *c, struct rec *r)
 	else
 		c->c_head = r;
 	c->c_tail = r;
-	if (batch_ready())
+	if (batch_ready() != 0)
 		pthread_cond_signal(&g_cv_main);
 	pthread_mutex_unlock(&g_lock);
 }
@@ -248,6 +312,24 @@ post_sample(struct cpu *c, unsigned long long k)
 	for (i = 0; i < r->r_nvals; i++)
 		(void)cpc_buf_get(g_cpc, e->se_delta, i, &r->r_vals[i]);
 	post(c, r);
+}
+
+/*
+ * The set of interval k (k >= 1), the same on every CPU: the first set in
+ * interval 1, the second in interval 2, ..., whatever happened to this
+ * CPU before (skipped intervals, time offline).
+ */
+static int
+set_of(unsigned long long k)
+{
+	return (int)((k - 1) % (unsigned long long)g_opts->o_nspecs);
+}
+
+/* With -p, a rest comes before the first interval of every cycle but one. */
+static int
+rest_before(unsigned long long k)
+{
+	return g_rest > 0 && k > 1 && set_of(k) == 0;
 }
 
 /* Sample k is due at start + k*interval, plus a rest per full -p cycle. */
@@ -324,12 +406,61 @@ cpu_online(int id)
 }
 
 /*
- * Build and bind the CPU's sets afresh (at start, and when the CPU comes
- * back online: its old groups died with it), keeping the totals so far;
- * -1 with errh_last().
+ * Did the read (reading) or bind that just failed fail because the CPU
+ * went away?  While it is offline, whatever failed failed for that.  When
+ * it went offline and came back since, its old groups stay in the
+ * kernel's error state: reading one, or restarting it in a bind, gives
+ * EIO; and a thread that the kernel moved off the CPU gets EAGAIN from
+ * the read.  Keeps errno for the message if not.
  */
 static int
-setup(struct cpu *c)
+went_away(const struct cpu *c, int reading)
+{
+	int e = errno, r;
+
+	r = e == EIO || (reading && e == EAGAIN) || !cpu_online(c->c_id);
+	errno = e;
+	return r;
+}
+
+/*
+ * Count interval k's set (the set is unbound), after the -p rest when k
+ * begins a cycle: nothing counts and the soaker does not spin until
+ * interval k starts.  0 when counting, 1 when told to stop while resting,
+ * -1 when the bind failed.
+ */
+static int
+start_set(struct cpu *c, unsigned long long k)
+{
+	(void)setgrp_select(c->c_grp, set_of(k));
+	if (rest_before(k)) {
+		soak_set(c, 0);
+		if (sleep_until(deadline(k) - g_ival))
+			return 1;
+	}
+	return bind_cur(c) != 0 ? -1 : 0;
+}
+
+/*
+ * Interval k is next: count its set, keeping the bound one counting when
+ * it is the same and no rest comes first.  As start_set.
+ */
+static int
+advance(struct cpu *c, unsigned long long k)
+{
+	if (c->c_grp->sg_cur == set_of(k) && !rest_before(k))
+		return 0;
+	(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
+	return start_set(c, k);
+}
+
+/*
+ * Build the CPU's sets afresh (at start, and when the CPU came back: its
+ * old groups died with it), keeping the totals so far, pin the soaker and
+ * count interval k.  As start_set, with errh_last() on failure.
+ */
+static int
+setup(struct cpu *c, unsigned long long k)
 {
 	struct setgrp *old = c->c_grp;
 	int i;
@@ -343,9 +474,14 @@ setup(struct cpu *c)
 		cpc_buf_add(g_cpc, c->c_grp->sg_elems[i].se_total,
 		    c->c_grp->sg_elems[i].se_total, old->sg_elems[i].se_total);
 	setgrp_destroy(old);
-	return bind_cur(c);
+	soak_pin(c);
+	return start_set(c, k);
 }
 
+/*
+ * Counting failed for good from interval k on: say so.  (Its R_FAIL is
+ * the record of interval k, printed with the other CPUs' lines of k.)
+ */
 static void
 fail(struct cpu *c, unsigned long long k)
 {
@@ -357,75 +493,68 @@ fail(struct cpu *c, unsigned long long k)
 }
 
 /*
- * Wait while the CPU is offline, posting R_OFFLINE for each interval;
- * returns the next k to sample once it is back (and re-bound), or 0 to
- * end the thread.
+ * The CPU went away and interval k cannot be counted.  Post R_OFFLINE
+ * for every interval it misses, looking at the start of each next one
+ * (after any -p rest) whether it is back: a CPU that went offline and
+ * came back within interval k is back at once.  Then set it up again,
+ * counting the set every CPU counts then, and post R_ONLINE.  Returns the
+ * interval it now counts, or 0 to end the thread.
  */
 static unsigned long long
 wait_online(struct cpu *c, unsigned long long k)
 {
-	for (; g_count == 0 || k <= g_count; k++) {
+	int rc;
+
+	soak_set(c, 0);
+	for (;;) {
+		errh_clear();
 		post_kind(c, k, R_OFFLINE, NULL);
-		if (sleep_until(deadline(k)))
+		if (k == g_count || sleep_until(deadline(k + 1) - g_ival))
 			return 0;
-		if (cpu_online(c->c_id)) {
-			if (setup(c) != 0) {
-				fail(c, k);
-				return 0;
-			}
-			post_kind(c, k + 1, R_ONLINE, NULL);
-			return k + 1;
+		k++;
+		if (!cpu_online(c->c_id))
+			continue;
+		if ((rc = setup(c, k)) > 0)
+			return 0;
+		if (rc == 0)
+			break;
+		if (!went_away(c, 0)) {
+			fail(c, k);
+			return 0;
 		}
 	}
-	return 0;
+	post_kind(c, k, R_ONLINE, NULL);
+	return k;
 }
 
 /*
- * After sample k: rotate to the next set.  When a full cycle ends and -p
- * asks for a rest, nothing counts (and the soaker does not spin) until the
- * next interval starts.  -1 to end the thread (failure is reported).
+ * Interval k cannot be counted: its read (reading) or bind failed.
+ * Returns the next k to sample, or 0 to end the thread.
  */
-static int
-rotate(struct cpu *c, unsigned long long k)
+static unsigned long long
+lost(struct cpu *c, unsigned long long k, int reading)
 {
-	int rest = g_rest > 0 && (c->c_grp->sg_cur + 1) % c->c_grp->sg_n == 0;
-
-	if (c->c_grp->sg_n < 2 && !rest)
-		return 0;
-	(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
-	setgrp_next(c->c_grp);
-	if (rest) {
-		soak_set(c, 0);
-		if (sleep_until(deadline(k + 1) - g_ival))
-			return -1;
-	}
-	if (bind_cur(c) != 0) {
-		fail(c, k);
-		return -1;
-	}
+	if (went_away(c, reading))
+		return wait_online(c, k);
+	fail(c, k);
 	return 0;
 }
 
+/* Sample from interval k on (its set is bound) until the count. */
 static void
-sample_loop(struct cpu *c)
+sample_loop(struct cpu *c, unsigned long long k)
 {
-	unsigned long long k = 1;
-	int last;
+	int last, rc;
 
-	for (; g_count == 0 || k <= g_count; k++) {
+	for (;;) {
 		last = sleep_until(deadline(k));
 		if (setgrp_sample(c->c_grp, setgrp_cur(c->c_grp)) != 0) {
-			if (errno == EAGAIN && !cpu_online(c->c_id)) {
-				if ((k = wait_online(c, k)) == 0)
-					return;
-				k--;
-				continue;
-			}
-			fail(c, k);
-			return;
+			if ((k = lost(c, k, 1)) == 0)
+				return;
+			continue;
 		}
 		post_sample(c, k);
-		if (last)
+		if (last || k == g_count)
 			return;
 		/*
 		 * Woken more than an interval late (stopped, starved): this
@@ -435,7 +564,12 @@ sample_loop(struct cpu *c)
 		while ((g_count == 0 || k < g_count) &&
 		    mono_now() >= deadline(k + 1))
 			post_kind(c, ++k, R_SKIP, NULL);
-		if (rotate(c, k) != 0)
+		/* Done: no rest, no last set to bind (and fail). */
+		if (k++ == g_count)
+			return;
+		if ((rc = advance(c, k)) > 0)
+			return;
+		if (rc < 0 && (k = lost(c, k, 0)) == 0)
 			return;
 	}
 }
@@ -444,6 +578,7 @@ static void *
 cpu_main(void *arg)
 {
 	struct cpu *c = arg;
+	unsigned long long k;
 
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if ((tl_timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0) {
@@ -460,12 +595,14 @@ cpu_main(void *arg)
 		if (any)
 			soak_start(c);
 	}
-	if (setup(c) != 0)
-		fail(c, 1);
-	else {
-		sample_loop(c);
+	if (setup(c, 1) == 0)
+		sample_loop(c, 1);
+	else if (c->c_grp == NULL)
+		fail(c, 1);	/* not even the sets: nothing to bind later */
+	else if ((k = lost(c, 1, 0)) != 0)
+		sample_loop(c, k);
+	if (c->c_grp != NULL)
 		(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
-	}
 	soak_stop(c);
 	close(tl_timerfd);
 	post_kind(c, ULLONG_MAX, R_DONE, NULL);
@@ -510,6 +647,7 @@ print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
 	switch (r->r_kind) {
 	case R_SAMPLE:
 		print_sample(o, c, r);
+		c->c_measured = 1;
 		break;
 	case R_SKIP:
 		fflush(stdout);
@@ -544,37 +682,40 @@ print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
 static int
 print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 {
-	struct rec *batch[CPU_SETSIZE];
+	struct rec *batch[CPU_SETSIZE], *r, **tail;
+	unsigned long long k;
 	int i, alive, rc = 0;
 
 	for (;;) {
-		unsigned long long k = ULLONG_MAX;
-
 		pthread_mutex_lock(&g_lock);
-		while (!batch_ready())
+		while ((k = batch_ready()) == 0)
 			pthread_cond_wait(&g_cv_main, &g_lock);
-		for (i = 0; i < ncpu; i++)
-			if (!cpus[i].c_done && cpus[i].c_head->r_k < k)
-				k = cpus[i].c_head->r_k;
+		/* every record of interval k: R_ONLINE with its sample */
 		for (i = 0; i < ncpu; i++) {
 			struct cpu *c = &cpus[i];
 
 			batch[i] = NULL;
-			if (c->c_done || c->c_head->r_k != k)
-				continue;
-			batch[i] = c->c_head;
-			if ((c->c_head = batch[i]->r_next) == NULL)
-				c->c_tail = NULL;
-			if (batch[i]->r_kind == R_DONE)
-				c->c_done = 1;
+			tail = &batch[i];
+			while (!c->c_done && c->c_head != NULL &&
+			    c->c_head->r_k == k) {
+				r = c->c_head;
+				if ((c->c_head = r->r_next) == NULL)
+					c->c_tail = NULL;
+				r->r_next = NULL;
+				*tail = r;
+				tail = &r->r_next;
+				if (r->r_kind == R_DONE)
+					c->c_done = 1;
+			}
 		}
 		for (i = 0, alive = 0; i < ncpu; i++)
 			alive += !cpus[i].c_done;
 		pthread_mutex_unlock(&g_lock);
 		for (i = 0; i < ncpu; i++)
-			if (batch[i] != NULL) {
-				rc |= print_rec(o, &cpus[i], batch[i]);
-				free(batch[i]);
+			while ((r = batch[i]) != NULL) {
+				rc |= print_rec(o, &cpus[i], r);
+				batch[i] = r->r_next;
+				free(r);
 			}
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			/* A closed pipe ends us quietly; other errors do not. */
@@ -589,15 +730,23 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 	}
 }
 
+/*
+ * One total line per set.  Its CPU column counts the CPUs measured: those
+ * with at least one sample line, including a CPU that later failed or
+ * went offline for good (its counts are in the sums), not one that failed
+ * before its first sample.
+ */
 static int
 print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 {
 	int s, i, n;
 
+	for (i = 0, n = 0; i < ncpu; i++)
+		n += cpus[i].c_measured;
 	for (s = 0; s < o->o_nspecs; s++) {
 		cpc_buf_t *acc = NULL;
 
-		for (i = 0, n = 0; i < ncpu; i++) {
+		for (i = 0; i < ncpu; i++) {
 			struct setgrp_elem *e;
 
 			if (cpus[i].c_grp == NULL)
@@ -607,7 +756,6 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 			    (acc = cpc_buf_create(g_cpc, e->se_set)) == NULL)
 				return 0;
 			cpc_buf_add(g_cpc, acc, acc, e->se_total);
-			n++;
 		}
 		if (acc == NULL)
 			continue;
@@ -616,7 +764,7 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 		else
 			printf("%7.3f ", out_reltime(cpc_buf_hrtime(g_cpc,
 			    acc), g_base));
-		printf("%3d %5s ", ncpu, "total");
+		printf("%3d %5s ", n, "total");
 		out_values(stdout, g_cpc, acc, o->o_specs[s].sp_nreqs,
 		    o->o_tick, note_for(o, s));
 		cpc_buf_destroy(g_cpc, acc);

@@ -352,6 +352,36 @@ expect_cpu_failures() {
 	expect_range "$NFAIL" 1 "$NCPU" "CPUs that failed"
 }
 
+@test "a CPU that cannot count from the start is not counted in the total line" {
+	requires root
+	mapfile -t CPUS < <(usable_cpus)
+	NCPU=${#CPUS[@]}
+	# Open are 0-2, an eventfd and a timer per CPU; a set of eight
+	# events needs eight more per CPU: 9 per CPU leaves one short.
+	fd_starved $((9 * NCPU)) -c cs,cs,cs,cs,cs,cs,cs,cs 0.3 2
+	expect_cpu_failures
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * (NCPU - NFAIL))) "sample lines"
+	expect_eq "${T_NCPU[0]}" $((NCPU - NFAIL)) \
+	    "CPUs of the total line: those measured"
+	expect_eq "$(field "${T_VALS[0]}" 0)" "$(sum_samples 0)" "total"
+}
+
+@test "a CPU that fails after its first sample is counted in the total lines" {
+	requires root
+	mapfile -t CPUS < <(usable_cpus)
+	NCPU=${#CPUS[@]}
+	# The first set (one event per CPU) fits; the second (eight more per
+	# CPU, the first staying open) does not fit on every CPU.
+	fd_starved $((10 * NCPU)) -c cs -c cs,cs,cs,cs,cs,cs,cs,cs 0.3 2
+	expect_cpu_failures
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * NCPU - NFAIL)) "sample lines"
+	expect_eq "${T_NCPU[*]}" "$NCPU $NCPU" "CPUs of the total lines"
+}
+
+# ---- privileges -------------------------------------------------------------
+
 @test "unprivileged: per-CPU counting is refused with advice, exit 1" {
 	requires unpriv_user paranoid
 	make_user

@@ -133,10 +133,7 @@ ignored_stays() {
 	kill -STOP "$BG_PID"
 	sleep 0.5
 	kill -CONT "$BG_PID"
-	bg_wait 10
-	load_files "$OUT" "$ERR"
-	status=$BG_STATUS
-	expect_status 0
+	bg_end "$OUT" "$ERR" 10
 	parse_output
 	[ "${#stderr_lines[@]}" -gt 0 ] ||
 	    fail_with "no interval was reported as skipped"
@@ -254,6 +251,95 @@ ignored_stays() {
 		    "cpu-clock ns of sample line $((i + 1)): one interval"
 	done
 	expect_eq "${T_VALS[0]}" "$(sum_samples 0)" "total"
+}
+
+@test "-p: cpustat ends with the last cycle's sample, without a rest after it" {
+	local t0 el
+	t0=$EPOCHREALTIME
+	run --separate-stderr "$CPUSTAT" -p 5 -c cs -c cpu-clock 0.2 1
+	el=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	expect_eq "${#S_TIME[@]}" $((2 * NCPU)) "sample lines"
+	expect_eq "${T_NOTE[*]}" "cs cpu-clock" "total notes"
+	expect_frange "${T_TIME[1]}" 0.4 0.45 "time of the last total"
+	# one cycle is 0.4 s; a rest after it would end the run at 5 s
+	expect_frange "$el" 0 2 "seconds until cpustat ended"
+}
+
+# stop_over_interval2 ARG...: run cpustat ARG... (interval 0.5 s) in the
+# background, stop it within its first interval and continue it 1.2 s
+# later, after the deadline of interval 2: interval 2 is skipped on every
+# CPU.  Loads the output (parse_output) and checks that interval 1 was
+# sampled late, at FIRST_LO..FIRST_HI s; skips the test when the stop came
+# too late for that (a very slow machine).
+stop_over_interval2() {
+	local i
+	rm -f "$OUT" "$ERR"
+	"$CPUSTAT" "$@" >"$OUT" 2>"$ERR" &
+	BG_PID=$!
+	wait_lines "$OUT" 1 10		# the title: interval 1 has begun
+	kill -STOP "$BG_PID"
+	sleep 1.2
+	kill -CONT "$BG_PID"
+	bg_end "$OUT" "$ERR" 10
+	parse_output
+	awk -v t="${S_TIME[0]}" -v lo="$FIRST_LO" -v hi="$FIRST_HI" \
+	    'BEGIN { exit !(t >= lo && t < hi) }' ||
+	    skip "cpustat was not stopped within its first interval" \
+	    "(first sample at ${S_TIME[0]} s)"
+	expect_eq "${#stderr_lines[@]}" "$NCPU" "stderr lines"
+	for i in "${!CPUS[@]}"; do
+		expect_eq "${stderr_lines[i]}" "cpustat: cpu ${CPUS[i]}: interval 2 skipped (cpustat ran more than an interval late); its counts are in the previous sample" \
+		    "stderr line $((i + 1))"
+	done
+}
+
+# expect_rows K TIME NOTE LO HI: the sample lines of interval K (the Kth
+# printed on every CPU, 0 the first) are stamped TIME (to 50 ms), are of
+# the set NOTE, and their first value is within LO..HI.
+expect_rows() {
+	local k=$1 t=$2 note=$3 lo=$4 hi=$5 j i
+	for ((j = 0; j < NCPU; j++)); do
+		i=$((k * NCPU + j))
+		expect_eq "${S_CPU[i]}" "${CPUS[j]}" "CPU of line $((i + 1))"
+		expect_frange "${S_TIME[i]}" "$t" \
+		    "$(awk -v t="$t" 'BEGIN { print t + 0.05 }')" \
+		    "time of line $((i + 1))"
+		expect_eq "${S_NOTE[i]}" "$note" "set of line $((i + 1))"
+		expect_range "$(field "${S_VALS[i]}" 0)" "$lo" "$hi" \
+		    "value of line $((i + 1))"
+	done
+}
+
+@test "two sets, interval 2 skipped: interval 3 still counts the first set, 4 the second" {
+	FIRST_LO=1.0 FIRST_HI=1.5
+	stop_over_interval2 -c cpu-clock -c cs 0.5 4
+	expect_eq "${#S_TIME[@]}" $((3 * NCPU)) "sample lines"
+	# interval 1's sample covers the stop; the first set counts on from
+	# it to the end of interval 3, then the second set in interval 4
+	local t1=${S_TIME[0]}
+	expect_rows 1 1.5 cpu-clock \
+	    "$(awk -v t="$t1" 'BEGIN { printf "%d", (1.5 - t - 0.05) * 1e9 }')" \
+	    "$(awk -v t="$t1" 'BEGIN { printf "%d", (1.5 - t + 0.05) * 1e9 }')"
+	expect_rows 2 2.0 cs 0 1000000000
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0 "" cpu-clock)" \
+	    "cpu-clock total"
+	expect_eq "${T_VALS[1]}" "$(sum_samples 0 "" cs)" "cs total"
+}
+
+@test "-p, two sets, interval 2 skipped: the rest is not counted, the next cycle starts with the first set" {
+	FIRST_LO=1.0 FIRST_HI=2.5
+	stop_over_interval2 -p 2.5 -c cpu-clock -c cs 0.5 2
+	expect_eq "${#S_TIME[@]}" $((3 * NCPU)) "sample lines"
+	# after the skip comes the rest (to 2.5 s), then cycle 2 as usual:
+	# the cpu-clock sample covers its interval, not the rest
+	expect_rows 1 3.0 cpu-clock 450000000 550000000
+	expect_rows 2 3.5 cs 0 1000000000
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0 "" cpu-clock)" \
+	    "cpu-clock total"
+	expect_eq "${T_VALS[1]}" "$(sum_samples 0 "" cs)" "cs total"
 }
 
 # cpu_seconds ARG...: run cpustat ARG... (output to OUT) and print the

@@ -508,11 +508,17 @@ setup_root_cpus() {
 # bg_end_clean OUT ERR: wait for the background cpustat, load its output,
 # and expect it ended with status 0 and nothing on stderr.
 bg_end_clean() {
-	bg_wait 5
+	bg_end "$1" "$2" 5
+	expect_eq "$stderr" "" "stderr"
+}
+
+# bg_end OUT ERR SECONDS: wait at most SECONDS for the background cpustat,
+# load its output and expect it ended with status 0.
+bg_end() {
+	bg_wait "$3"
 	load_files "$1" "$2"
 	status=$BG_STATUS
 	expect_status 0
-	expect_eq "$stderr" "" "stderr"
 }
 
 # ---- an unprivileged user -------------------------------------------------
