@@ -77,6 +77,19 @@ slot_init(void)
 	slot_keyok = pthread_key_create(&slot_key, slot_exit) == 0;
 }
 
+/*
+ * Before binding: the thread's exit will empty its slot.  Done before the
+ * counters start, since it may allocate (and fault pages in) the first
+ * time: the set would count the library's own work.
+ */
+static void
+slot_prepare(void)
+{
+	pthread_once(&slot_once, slot_init);
+	if (slot_keyok && pthread_getspecific(slot_key) == NULL)
+		(void)pthread_setspecific(slot_key, &lwp_set);
+}
+
 /* set is no longer any thread's: empty the slot it was in. */
 static void
 slot_clear(cpc_set_t *set)
@@ -103,9 +116,6 @@ slot_take(cpc_set_t *set)
 	cpc_set_t *prev;
 	sigset_t old;
 
-	pthread_once(&slot_once, slot_init);
-	if (slot_keyok && pthread_getspecific(slot_key) == NULL)
-		(void)pthread_setspecific(slot_key, &lwp_set);
 	slot_lock_take(&old);
 	prev = lwp_set;
 	if (prev != NULL && prev != set) {
@@ -320,6 +330,7 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 	 */
 	if (set->cs_open && (t.t_inherit || set->cs_inherit))
 		cpc_set_release(cpc, set);
+	slot_prepare();
 	return bind_target(cpc, "cpc_bind_curlwp", set, &t);
 }
 
