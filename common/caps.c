@@ -7,8 +7,10 @@
  *
  * Every name is followed by one space.  Before a name, if the column plus
  * its length plus one would pass column 76, a newline and the margin
- * (17 spaces for events, 20 for attributes) are written.  Text paragraphs
- * start after a tab (column 8) and wrap with a newline and a tab.
+ * (17 spaces for events, 20 for attributes) are written.  A list's first
+ * line starts after its title ("\tevent[0-10]: "), counted as printed.
+ * Text paragraphs start after a tab (column 8) and wrap with a newline
+ * and a tab.
  */
 #include "config.h"
 
@@ -104,14 +106,24 @@ allpics_equal(cpc_t *cpc)
 	return equal;
 }
 
+/* A list's title after a tab; the column where its names start. */
+static int
+put_title(FILE *fp, const char *title)
+{
+	fprintf(fp, "\n\t%s", title);
+	return TEXT_COL + (int)strlen(title);
+}
+
 static void
 event_blocks(FILE *fp, cpc_t *cpc, int generic, int equal)
 {
 	struct col c = { fp, EVENT_MARGIN, EVENT_MARGIN };
 	uint_t i, n = cpc_npic(cpc);
+	char title[32];
 
 	if (equal) {
-		fprintf(fp, "\n\tevent[0-%u]: ", n - 1);
+		snprintf(title, sizeof(title), "event[0-%u]: ", n - 1);
+		c.c_col = put_title(fp, title);
 		if (generic)
 			cpc_walk_generic_events_pic(cpc, 0, &c, put_event);
 		else
@@ -120,8 +132,9 @@ event_blocks(FILE *fp, cpc_t *cpc, int generic, int equal)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		fprintf(fp, "\n\tevent%u: %s", i, i < 10 ? " " : "");
-		c.c_col = EVENT_MARGIN;
+		snprintf(title, sizeof(title), "event%u: %s", i,
+		    i < 10 ? " " : "");
+		c.c_col = put_title(fp, title);
 		if (generic)
 			cpc_walk_generic_events_pic(cpc, i, &c, put_event);
 		else
@@ -174,7 +187,7 @@ caps_print(FILE *fp, cpc_t *cpc)
 	    "events\n\n", fp);
 	fputs("\tPlatform Specific Events:\n", fp);
 	event_blocks(fp, cpc, 0, equal);
-	fputs("\n\tattributes: ", fp);
+	c.c_col = put_title(fp, "attributes: ");
 	cpc_walk_attrs(cpc, &c, put_attr);
 	put_name(&c, "nouser");
 	put_name(&c, "sys");
@@ -185,8 +198,11 @@ caps_print(FILE *fp, cpc_t *cpc)
 	fputc('\n', fp);
 	put_text(fp, "Also accepted: tracepoints as system:event "
 	    "(sched:sched_switch); sysfs PMU events as pmu/event/ or "
-	    "pmu/term=val,.../ (msr/tsc/); libpfm4 names of other PMUs as "
-	    "pmu::EVENT:UMASK; raw event codes (0xc0) with the attributes "
+	    "pmu/term=val,.../ (msr/tsc/); the native names above, and "
+	    "their EVENT:UMASK forms, with the name of their libpfm4 table "
+	    "in front as pmu::EVENT:UMASK (skl::INST_RETIRED:ANY_P), for "
+	    "the tables libpfm4 uses on this processor; raw event codes "
+	    "(0xc0) with the attributes "
 	    "above. --list-events[=PATTERN] lists every name with its kind "
 	    "and whether it can be counted here.");
 }

@@ -48,14 +48,12 @@
 static int
 hw_listed(cpc_t *cpc)
 {
-	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	struct cpc_pmu pmu;
 
 	if (cpc->c_hwpmu)
 		return 1;
 	/* Not otherwise: a walk need not start libpfm4 with no PMU. */
-	return forced != NULL && forced[0] != '\0' &&
-	    cpc_pfm_pmu(cpc, &pmu) == 0;
+	return cpc_pfm_forced() != NULL && cpc_pfm_pmu(cpc, &pmu) == 0;
 }
 
 /* The name encodes, and a hardware event only where hardware is listed. */
@@ -121,13 +119,16 @@ struct name_walk {
 	void	(*nw_fn)(void *, const char *);
 };
 
+/* Only names -c takes: not an event that needs one of its unit masks. */
 static void
-native_adapter(void *arg, const char *name, const char *desc)
+native_adapter(void *arg, const char *name, const char *desc,
+    enum cpc_pfm_how how)
 {
 	struct name_walk *nw = arg;
 
 	(void)desc;
-	nw->nw_fn(nw->nw_arg, name);
+	if (how == CPC_PFM_ENCODES)
+		nw->nw_fn(nw->nw_arg, name);
 }
 
 /*
@@ -431,16 +432,32 @@ one_line(const char *in, char *buf, size_t len)
 			buf[i] = ' ';
 }
 
+/*
+ * A native name that -c refuses is listed (its unit masks follow it) and
+ * says why at the end of its description, which is cut to make room.
+ */
 static void
-native_event(void *arg, const char *name, const char *desc)
+native_event(void *arg, const char *name, const char *desc,
+    enum cpc_pfm_how how)
 {
+	static const char *const why[] = {
+		[CPC_PFM_ENCODES] = "",
+		[CPC_PFM_NEEDS_UMASK] = " (needs a unit mask: one of the "
+		    "EVENT:UMASK lines below)",
+		[CPC_PFM_REFUSED] = " (libpfm4 cannot encode it)",
+	};
 	struct walk *w = arg;
 	char line[DESC_LEN];
 	struct cpc_event ev;
+	size_t room;
 
 	if (!match(w, name))
 		return;
-	one_line(desc, line, sizeof(line));
+	if (how == CPC_PFM_NEEDS_UMASK && strchr(name, ':') != NULL)
+		how = CPC_PFM_REFUSED;	/* a unit mask that needs another */
+	room = sizeof(line) - strlen(why[how]);
+	one_line(desc, line, room);
+	strcat(line, why[how]);
 	emit(w, name, "native", line, test_name(w, name, &ev));
 }
 

@@ -197,11 +197,19 @@ struct cpc_pmu {
 	int	pm_nfixed;		/* fixed counters */
 	int	pm_forced;		/* chosen by LIBPFM_FORCE_PMU */
 };
+const char *cpc_pfm_forced(void);
 int	cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu);
 int	cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
 	    struct cpc_event *ev);
+/* What cpc_pfm_walk says of a name: what the catalogue makes of it. */
+enum cpc_pfm_how {
+	CPC_PFM_ENCODES,	/* a name -c takes */
+	CPC_PFM_NEEDS_UMASK,	/* an event that takes only EVENT:UMASK */
+	CPC_PFM_REFUSED,	/* libpfm4 cannot encode it (another reason) */
+};
 void	cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
-	    void (*fn)(void *arg, const char *name, const char *desc));
+	    void (*fn)(void *arg, const char *name, const char *desc,
+	    enum cpc_pfm_how how));
 int	cpc_pfm_where(const char *name, char *buf, size_t len);
 int	cpc_pfm_used(void);
 

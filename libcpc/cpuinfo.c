@@ -149,16 +149,17 @@ pmu_counters(cpc_t *cpc, const struct cpc_pmu *pmu)
 
 /*
  * Fill c_cciname, c_cpuref and c_npic.  With no hardware PMU in the
- * kernel the catalogue has none either, unless LIBPFM_FORCE_PMU names
- * one: then it describes that table (tests, and a look at another
- * processor's names); the kernel still decides what can be counted.
+ * kernel the catalogue has none either, unless LIBPFM_FORCE_PMU is set
+ * (even empty: see cpc_pfm_forced): then it describes libpfm4's table
+ * (tests, and a look at another processor's names); the kernel still
+ * decides what can be counted.
  */
 static enum cpc_vendor probe_vendor(cpc_t *cpc);
 
 void
 cpc_describe(cpc_t *cpc)
 {
-	const char *forced = getenv("LIBPFM_FORCE_PMU"), *vendor = "";
+	const char *forced = cpc_pfm_forced(), *vendor = "";
 	char *name = cpc->c_cciname;
 	size_t len = sizeof(cpc->c_cciname);
 	struct cpc_pmu pmu;
@@ -166,7 +167,7 @@ cpc_describe(cpc_t *cpc)
 	cpc->c_npic = CPC_SOFT_NPIC;
 	cpc->c_ngp = cpc->c_nfixed = 0;
 	cpc->c_vendor = probe_vendor(cpc);
-	if (forced != NULL && forced[0] != '\0') {
+	if (forced != NULL) {
 		if (cpc_pfm_pmu(cpc, &pmu) != 0) {
 			snprintf(name, len, "no libpfm4 table '%s' (named by "
 			    "LIBPFM_FORCE_PMU)", forced);
@@ -176,7 +177,9 @@ cpc_describe(cpc_t *cpc)
 			return;
 		}
 		snprintf(name, len, "%s (libpfm4 table %s, chosen by "
-		    "LIBPFM_FORCE_PMU)", pmu.pm_desc, pmu.pm_name);
+		    "LIBPFM_FORCE_PMU%s)", pmu.pm_desc, pmu.pm_name,
+		    forced[0] == '\0' ? ", set but empty: libpfm4's first "
+		    "table" : "");
 		pmu_counters(cpc, &pmu);
 		vendor = pmu.pm_name;
 	} else if (!cpc->c_hwpmu) {
@@ -222,10 +225,9 @@ cpc_describe(cpc_t *cpc)
 static enum cpc_vendor
 probe_vendor(cpc_t *cpc)
 {
-	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	struct cpc_pmu pmu;
 
-	if (forced != NULL && forced[0] != '\0') {
+	if (cpc_pfm_forced() != NULL) {
 		if (cpc_pfm_pmu(cpc, &pmu) != 0)
 			return CPC_VENDOR_OTHER;
 		if (strncmp(pmu.pm_name, "amd64", 5) == 0)

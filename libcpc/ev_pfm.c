@@ -63,11 +63,25 @@ cpc_pfm_used(void)
 	return pfm_used;
 }
 
+/*
+ * LIBPFM_FORCE_PMU as libpfm4 reads it, NULL when unset.  Set but empty,
+ * it still forces a table: libpfm4 takes the first of its list (netburst
+ * on x86).  The catalogue follows libpfm4 rather than take "" for unset
+ * and describe one table while libpfm4 encodes with another; unsetting
+ * the variable for libpfm4 is no answer, a library does not change its
+ * caller's environment (nor can it safely, with threads about).
+ */
+const char *
+cpc_pfm_forced(void)
+{
+	return getenv("LIBPFM_FORCE_PMU");
+}
+
 int
 cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu)
 {
 	pfm_pmu_info_t pi;
-	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	const char *forced = cpc_pfm_forced();
 
 	(void)cpc;
 	memset(pmu, 0, sizeof(*pmu));
@@ -81,7 +95,7 @@ cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu)
 	snprintf(pmu->pm_desc, sizeof(pmu->pm_desc), "%s", pi.desc);
 	pmu->pm_ncntrs = pi.num_cntrs;
 	pmu->pm_nfixed = pi.num_fixed_cntrs;
-	pmu->pm_forced = forced != NULL && forced[0] != '\0';
+	pmu->pm_forced = forced != NULL;
 	return 0;
 }
 
@@ -230,13 +244,36 @@ cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
 	return 0;
 }
 
+/* What the catalogue makes of a name of table pi (EVENT or EVENT:UMASK). */
+static enum cpc_pfm_how
+name_how(const pfm_pmu_info_t *pi, const char *evname)
+{
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	char name[CPC_MAX_EVENT_LEN];
+	int rc;
+
+	memset(&attr, 0, sizeof(attr));
+	memset(&arg, 0, sizeof(arg));
+	attr.size = sizeof(attr);
+	arg.attr = &attr;
+	arg.size = sizeof(arg);
+	snprintf(name, sizeof(name), "%s::%s", pi->name, evname);
+	rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+	    PFM_OS_PERF_EVENT, &arg);
+	return rc == PFM_SUCCESS ? CPC_PFM_ENCODES : rc == PFM_ERR_UMASK ?
+	    CPC_PFM_NEEDS_UMASK : CPC_PFM_REFUSED;
+}
+
 /*
- * The native events of the catalogue's PMU, and with umasks each event's
- * unit masks too, as EVENT:UMASK (the default one marked in its text).
+ * The native events of the catalogue's PMU, each with what the catalogue
+ * makes of its bare name, and with umasks each event's unit masks too, as
+ * EVENT:UMASK (the default one marked in its text).
  */
 void
 cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
-    void (*fn)(void *arg, const char *name, const char *desc))
+    void (*fn)(void *arg, const char *name, const char *desc,
+    enum cpc_pfm_how how))
 {
 	pfm_pmu_info_t pi;
 	pfm_event_info_t ei;
@@ -256,7 +293,8 @@ cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
 		ei.size = sizeof(ei);
 		if (pfm_get_event_info(i, PFM_OS_NONE, &ei) != PFM_SUCCESS)
 			continue;
-		fn(arg, ei.name, ei.desc != NULL ? ei.desc : "");
+		fn(arg, ei.name, ei.desc != NULL ? ei.desc : "",
+		    name_how(&pi, ei.name));
 		for (a = 0; umasks && a < ei.nattrs; a++) {
 			memset(&ai, 0, sizeof(ai));
 			ai.size = sizeof(ai);
@@ -266,7 +304,7 @@ cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
 			snprintf(name, sizeof(name), "%s:%s", ei.name, ai.name);
 			snprintf(desc, sizeof(desc), "%s%s", ai.desc != NULL ?
 			    ai.desc : "", ai.is_dfl ? " (the default)" : "");
-			fn(arg, name, desc);
+			fn(arg, name, desc, name_how(&pi, name));
 		}
 	}
 }

@@ -50,13 +50,11 @@ static const struct raw_attr raw_attrs[] = {
 };
 #define NRAWATTR	(sizeof(raw_attrs) / sizeof(*raw_attrs))
 
-/* LIBPFM_FORCE_PMU names a table: the catalogue describes it. */
+/* LIBPFM_FORCE_PMU is set: the catalogue describes libpfm4's table. */
 static int
 forced_pmu(void)
 {
-	const char *forced = getenv("LIBPFM_FORCE_PMU");
-
-	return forced != NULL && forced[0] != '\0';
+	return cpc_pfm_forced() != NULL;
 }
 
 /*
@@ -148,9 +146,12 @@ cpc_tracefs_dir(void)
 	return NULL;
 }
 
-/* Edit distance with adjacent transpositions, for suggestions. */
+/*
+ * Edit distance with adjacent transpositions, for suggestions, letter
+ * case ignored when fold is set.
+ */
 static int
-distance(const char *a, const char *b)
+distance(const char *a, const char *b, int fold)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
 	int d[CPC_MAX_ATTR_LEN * 3][CPC_MAX_ATTR_LEN * 3];
@@ -163,60 +164,84 @@ distance(const char *a, const char *b)
 		d[0][j] = (int)j;
 	for (i = 1; i <= la; i++)
 		for (j = 1; j <= lb; j++) {
-			int c = tolower((unsigned char)a[i - 1]) !=
-			    tolower((unsigned char)b[j - 1]);
+			int ai = fold ? tolower((unsigned char)a[i - 1]) :
+			    a[i - 1];
+			int bj = fold ? tolower((unsigned char)b[j - 1]) :
+			    b[j - 1];
+			int ai2 = i < 2 ? 0 : fold ?
+			    tolower((unsigned char)a[i - 2]) : a[i - 2];
+			int bj2 = j < 2 ? 0 : fold ?
+			    tolower((unsigned char)b[j - 2]) : b[j - 2];
 			int v = d[i - 1][j] + 1;
 
 			if (d[i][j - 1] + 1 < v)
 				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + c < v)
-				v = d[i - 1][j - 1] + c;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+			if (d[i - 1][j - 1] + (ai != bj) < v)
+				v = d[i - 1][j - 1] + (ai != bj);
+			if (i > 1 && j > 1 && ai == bj2 && ai2 == bj &&
+			    d[i - 2][j - 2] + 1 < v)
 				v = d[i - 2][j - 2] + 1;
 			d[i][j] = v;
 		}
 	return d[la][lb];
 }
 
-/* The best few close names, collected into a "did you mean" text. */
+/*
+ * The best few close names, collected into a "did you mean" text.  Each
+ * candidate is a name the catalogue accepts (shown), compared by a part
+ * of it (key) with a part of the typed name (want): sched:sched_switch is
+ * offered for sched_switch by its event part.  Closeness ignores letter
+ * case, so a name typed in the wrong case has its right spelling first;
+ * among equally close names, the closer in case come first.
+ */
 struct suggest {
-	const char	*sg_want;
+	const char	*sg_typed;	/* never offered back */
 	char		 sg_best[3][CPC_MAX_EVENT_LEN];
 	int		 sg_dist[3];
 	int		 sg_n;
 };
 
 static void
-suggest_init(struct suggest *sg, const char *want)
+suggest_init(struct suggest *sg, const char *typed)
 {
 	memset(sg, 0, sizeof(*sg));
-	sg->sg_want = want;
+	sg->sg_typed = typed;
 }
 
 static void
-suggest_offer(struct suggest *sg, const char *prefix, const char *name)
+suggest_offer(struct suggest *sg, const char *want, const char *key,
+    const char *shown)
 {
-	char full[CPC_MAX_EVENT_LEN];
 	int d, i, max;
 
-	snprintf(full, sizeof(full), "%s%s", prefix, name);
-	d = distance(sg->sg_want, full);
-	max = (int)strlen(sg->sg_want) / 3 + 1;
-	if (d > max || d == 0)
+	if (strlen(shown) >= sizeof(sg->sg_best[0]) ||
+	    strcmp(shown, sg->sg_typed) == 0)
 		return;
+	d = distance(want, key, 1);
+	max = (int)strlen(want) / 3 + 1;
+	if (d > max)
+		return;
+	d = d * 1024 + distance(want, key, 0);
 	for (i = 0; i < sg->sg_n; i++)
-		if (strcmp(sg->sg_best[i], full) == 0)
+		if (strcmp(sg->sg_best[i], shown) == 0)
 			return;
 	if (sg->sg_n == 3 && d >= sg->sg_dist[2])
 		return;
 	for (i = sg->sg_n < 3 ? sg->sg_n++ : 2; i > 0 &&
 	    sg->sg_dist[i - 1] > d; i--) {
-		memcpy(sg->sg_best[i], sg->sg_best[i - 1], sizeof(full));
+		memcpy(sg->sg_best[i], sg->sg_best[i - 1],
+		    sizeof(sg->sg_best[i]));
 		sg->sg_dist[i] = sg->sg_dist[i - 1];
 	}
-	memcpy(sg->sg_best[i], full, sizeof(full));
+	snprintf(sg->sg_best[i], sizeof(sg->sg_best[i]), "%s", shown);
 	sg->sg_dist[i] = d;
+}
+
+/* A candidate compared as a whole with want. */
+static void
+suggest_name(struct suggest *sg, const char *want, const char *name)
+{
+	suggest_offer(sg, want, name, name);
 }
 
 static void
@@ -239,33 +264,53 @@ suggest_text(const struct suggest *sg, char *buf, size_t len)
 }
 
 static void
-offer_generic(struct suggest *sg)
+offer_generic(struct suggest *sg, const char *want)
 {
 	size_t i, c, o;
 	char name[64];
 
 	for (i = 0; i < cpc_nperf_names; i++)
-		suggest_offer(sg, "", cpc_perf_names[i].nm_name);
-	for (i = 0; i < cpc_ngeneric_names; i++)
-		suggest_offer(sg, "PAPI_", cpc_generic_names[i].gn_name);
+		suggest_name(sg, want, cpc_perf_names[i].nm_name);
+	for (i = 0; i < cpc_ngeneric_names; i++) {
+		snprintf(name, sizeof(name), "PAPI_%s",
+		    cpc_generic_names[i].gn_name);
+		suggest_name(sg, want, name);
+	}
 	for (i = 0; i < cpc_nclassic_names; i++)
-		suggest_offer(sg, "", cpc_classic_names[i].cl_name);
+		suggest_name(sg, want, cpc_classic_names[i].cl_name);
 	for (c = 0; c < cpc_ncache_names; c++)
 		for (o = 0; o < cpc_ncache_ops; o++) {
 			snprintf(name, sizeof(name), "%s-%s", cpc_cache_names[c],
 			    cpc_cache_ops[o][0]);
-			suggest_offer(sg, "", name);
+			suggest_name(sg, want, name);
 			snprintf(name, sizeof(name), "%s-%s", cpc_cache_names[c],
 			    cpc_cache_ops[o][1]);
-			suggest_offer(sg, "", name);
+			suggest_name(sg, want, name);
 		}
 }
 
+/* Native names, shown under the table's name when one was typed. */
+struct native_offer {
+	struct suggest	*no_sg;
+	const char	*no_want;
+	const char	*no_table;	/* "skl", or NULL */
+};
+
 static void
-offer_native(void *arg, const char *name, const char *desc)
+offer_native(void *arg, const char *name, const char *desc,
+    enum cpc_pfm_how how)
 {
+	struct native_offer *no = arg;
+	char shown[CPC_MAX_EVENT_LEN];
+
 	(void)desc;
-	suggest_offer(arg, "", name);
+	(void)how;
+	if (no->no_table == NULL) {
+		suggest_name(no->no_sg, no->no_want, name);
+		return;
+	}
+	snprintf(shown, sizeof(shown), "%s::%s", no->no_table, name);
+	suggest_offer(no->no_sg, no->no_want, name, shown);
 }
 
 /* ---- stage 3: generic names ---- */
@@ -500,69 +545,240 @@ apply_format(const char *fmt, uint64_t val, struct cpc_event *ev)
 	return 0;
 }
 
-/* Apply one "term[=val]" of a PMU event; terms may name sysfs events. */
-static int
-pmu_term(cpc_t *cpc, const char *fn, const char *pmu, const char *term,
-    int depth, struct cpc_event *ev);
+/*
+ * The terms of pmu/term[=val],.../.  A term is a plain name (perf's
+ * syntax: a letter or '_', then letters, digits, '_', '-', '.'), which
+ * keeps a name such as ../../etc/hostname from becoming a path.  It is
+ * either a field of the PMU's format directory or, without a value, an
+ * event of its events directory, which stands for the terms in its file.
+ * A field may be given once; one event at most, whose own fields the
+ * fields given with it override (cpu/mem-loads,ldlat=50/).
+ */
+#define PMU_TERM_MAX	127
+
+struct pmu_term {
+	const char	*pt_text;	/* in the terms string, ',' ends it */
+	size_t		 pt_len;
+	char		 pt_name[PMU_TERM_MAX + 1];
+	const char	*pt_val;	/* after '=', or NULL */
+	uint64_t	 pt_num;
+	int		 pt_event;	/* an event, not a format field */
+	char		 pt_file[256];	/* the format, or the event's terms */
+};
+
+/* The name typed, whose terms a suggestion rewrites, and its PMU. */
+struct pmu_ctx {
+	const char	*pc_name;	/* msr/tsx/ */
+	const char	*pc_pmu;	/* msr */
+};
 
 static int
-pmu_terms(cpc_t *cpc, const char *fn, const char *pmu, const char *terms,
-    int depth, struct cpc_event *ev)
+plain_term(const char *s)
 {
-	char *copy, *tok, *save = NULL;
-	int rc = 0;
-
-	if ((copy = strdup(terms)) == NULL)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0;
-	    tok = strtok_r(NULL, ",", &save))
-		rc = pmu_term(cpc, fn, pmu, tok, depth, ev);
-	free(copy);
-	return rc;
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' &&
+		    *s != '.')
+			return 0;
+	return 1;
 }
 
-static int
-pmu_term(cpc_t *cpc, const char *fn, const char *pmu, const char *term,
-    int depth, struct cpc_event *ev)
+/* Each event and field of a PMU, offered in place of an unknown term. */
+static void
+offer_pmu_terms(const struct pmu_ctx *pc, const struct pmu_term *t,
+    const char *sub, struct suggest *sg)
 {
-	char path[512], fmt[256], name[128], *eq, *end;
-	uint64_t val = 1;
-	int rc;
+	char dirpath[512], shown[CPC_MAX_EVENT_LEN];
+	size_t off = (size_t)(t->pt_text - pc->pc_name);	/* before */
+	const char *rest = t->pt_text + strlen(t->pt_name);	/* after */
+	struct dirent *d;
+	DIR *dir;
 
-	snprintf(name, sizeof(name), "%s", term);
-	if ((eq = strchr(name, '=')) != NULL) {
-		*eq++ = '\0';
+	snprintf(dirpath, sizeof(dirpath), SYSFS_PMUS "/%s/%s", pc->pc_pmu,
+	    sub);
+	if ((dir = opendir(dirpath)) == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		if (!plain_term(d->d_name) || strchr(d->d_name, '.') != NULL)
+			continue;
+		snprintf(shown, sizeof(shown), "%.*s%s%s", (int)off,
+		    pc->pc_name, d->d_name, rest);
+		suggest_offer(sg, t->pt_name, d->d_name, shown);
+	}
+	closedir(dir);
+}
+
+/* Suggestions only for a term typed (depth 0), not one of an event's. */
+static void
+unknown_term(cpc_t *cpc, const char *fn, const struct pmu_ctx *pc,
+    const struct pmu_term *t, int depth)
+{
+	char hint[3 * CPC_MAX_EVENT_LEN + 64] = "";
+	struct suggest sg;
+
+	if (depth == 0) {
+		suggest_init(&sg, pc->pc_name);
+		if (t->pt_val == NULL)
+			offer_pmu_terms(pc, t, "events", &sg);
+		offer_pmu_terms(pc, t, "format", &sg);
+		suggest_text(&sg, hint, sizeof(hint));
+	}
+	cpc_err(cpc, fn, CPC_INVALID_EVENT, "PMU '%s' has no event or "
+	    "format term '%s' (see " SYSFS_PMUS "/%s/events and format)%s",
+	    pc->pc_pmu, t->pt_name, pc->pc_pmu, hint);
+}
+
+/* Split and check one term, and find what it names. */
+static int
+pmu_term_parse(cpc_t *cpc, const char *fn, const struct pmu_ctx *pc,
+    int depth, struct pmu_term *t)
+{
+	const char *eq = memchr(t->pt_text, '=', t->pt_len);
+	size_t n = eq != NULL ? (size_t)(eq - t->pt_text) : t->pt_len;
+	char path[512], val[PMU_TERM_MAX + 1], *end;
+
+	if (t->pt_len > PMU_TERM_MAX) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "PMU term '%.16s...' too "
+		    "long (at most %d characters)", t->pt_text, PMU_TERM_MAX);
+		return -1;
+	}
+	memcpy(t->pt_name, t->pt_text, n);
+	t->pt_name[n] = '\0';
+	if (!plain_term(t->pt_name)) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "PMU '%s' has no term "
+		    "'%s'", pc->pc_pmu, t->pt_name);
+		return -1;
+	}
+	t->pt_num = 1;
+	if (eq != NULL) {
+		snprintf(val, sizeof(val), "%.*s", (int)(t->pt_len - n - 1),
+		    eq + 1);
+		t->pt_val = eq + 1;
 		errno = 0;
-		val = strtoull(eq, &end, 0);
-		if (*eq == '\0' || *end != '\0' || errno != 0) {
+		t->pt_num = strtoull(val, &end, 0);
+		if (val[0] == '\0' || *end != '\0' || errno != 0 ||
+		    !isdigit((unsigned char)val[0])) {
 			cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE,
 			    "invalid value '%s' for term '%s' of PMU '%s'",
-			    eq, name, pmu);
+			    val, t->pt_name, pc->pc_pmu);
 			return -1;
 		}
 	}
-	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/format/%s", pmu, name);
-	if (read_small(path, fmt, sizeof(fmt)) == 0) {
-		if ((rc = apply_format(fmt, val, ev)) == 0)
-			return 0;
-		if (rc == -2)
-			cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "value "
-			    "%s of term '%s' does not fit PMU '%s' (%s)",
-			    eq != NULL ? eq : "1", name, pmu, fmt);
-		else
-			cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "cannot use "
-			    "format '%s' of term '%s' of PMU '%s'", fmt, name,
-			    pmu);
-		return -1;
-	}
-	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/events/%s", pmu, name);
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/format/%s", pc->pc_pmu,
+	    t->pt_name);
+	if (read_small(path, t->pt_file, sizeof(t->pt_file)) == 0)
+		return 0;
+	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/events/%s", pc->pc_pmu,
+	    t->pt_name);
 	if (eq == NULL && depth == 0 &&
-	    read_small(path, fmt, sizeof(fmt)) == 0)
-		return pmu_terms(cpc, fn, pmu, fmt, depth + 1, ev);
-	cpc_err(cpc, fn, CPC_INVALID_EVENT, "PMU '%s' has no event or "
-	    "format term '%s' (see " SYSFS_PMUS "/%s/events and format)",
-	    pmu, name, pmu);
+	    read_small(path, t->pt_file, sizeof(t->pt_file)) == 0) {
+		t->pt_event = 1;
+		return 0;
+	}
+	unknown_term(cpc, fn, pc, t, depth);
 	return -1;
+}
+
+/* Put a field's value into its bits. */
+static int
+pmu_term_apply(cpc_t *cpc, const char *fn, const char *pmu,
+    const struct pmu_term *t, struct cpc_event *ev)
+{
+	int rc;
+
+	if ((rc = apply_format(t->pt_file, t->pt_num, ev)) == 0)
+		return 0;
+	if (rc == -2)
+		cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "value %llu of "
+		    "term '%s' does not fit PMU '%s' (%s)",
+		    (unsigned long long)t->pt_num, t->pt_name, pmu,
+		    t->pt_file);
+	else
+		cpc_err(cpc, fn, CPC_INVALID_ATTRIBUTE, "cannot use format "
+		    "'%s' of term '%s' of PMU '%s'", t->pt_file, t->pt_name,
+		    pmu);
+	return -1;
+}
+
+/* Two terms that may not go together: a field twice, or two events. */
+static int
+pmu_term_repeated(cpc_t *cpc, const char *fn, const char *pmu,
+    const struct pmu_term *t, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			if (t[i].pt_event && t[j].pt_event) {
+				cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' and "
+				    "'%s' are two events of PMU '%s': give "
+				    "one", t[i].pt_name, t[j].pt_name, pmu);
+				return -1;
+			}
+			if (!t[i].pt_event && !t[j].pt_event &&
+			    strcmp(t[i].pt_name, t[j].pt_name) == 0) {
+				cpc_err(cpc, fn, CPC_INVALID_EVENT, "term '%s' "
+				    "of PMU '%s' given twice", t[i].pt_name,
+				    pmu);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/*
+ * Apply terms (len characters, ',' between them) to ev: the event's own
+ * terms first, then the fields given.
+ */
+static int
+pmu_terms(cpc_t *cpc, const char *fn, const struct pmu_ctx *pc,
+    const char *terms, size_t len, int depth, struct cpc_event *ev)
+{
+	struct pmu_term *t;
+	const char *p = terms, *end = terms + len, *comma;
+	size_t n = 1, i;
+	int rc = -1;
+
+	for (i = 0; i < len; i++)
+		n += terms[i] == ',';
+	if ((t = calloc(n, sizeof(*t))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++, p = comma + 1) {
+		if ((comma = memchr(p, ',', (size_t)(end - p))) == NULL)
+			comma = end;
+		t[i].pt_text = p;
+		t[i].pt_len = (size_t)(comma - p);
+		if (t[i].pt_len == 0) {
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "empty term in "
+			    "'%.*s' of PMU '%s'", (int)len, terms, pc->pc_pmu);
+			goto out_free;
+		}
+		if (pmu_term_parse(cpc, fn, pc, depth, &t[i]) != 0)
+			goto out_free;
+	}
+	if (pmu_term_repeated(cpc, fn, pc->pc_pmu, t, n) != 0)
+		goto out_free;
+	for (i = 0; i < n; i++)
+		if (t[i].pt_event && pmu_terms(cpc, fn, pc, t[i].pt_file,
+		    strlen(t[i].pt_file), depth + 1, ev) != 0)
+			goto out_free;
+	for (i = 0; i < n; i++)
+		if (!t[i].pt_event &&
+		    pmu_term_apply(cpc, fn, pc->pc_pmu, &t[i], ev) != 0)
+			goto out_free;
+	rc = 0;
+out_free:
+	free(t);
+	return rc;
+}
+
+/* The kernel's PMU for the CPU: cpu, cpu_core, cpu_atom, armv8_pmuv3... */
+static int
+core_pmu(const char *pmu)
+{
+	return strcmp(pmu, "cpu") == 0 || strncmp(pmu, "cpu_", 4) == 0 ||
+	    strncmp(pmu, "armv", 4) == 0 || strncmp(pmu, "arm_cortex", 10) == 0;
 }
 
 static int
@@ -570,8 +786,8 @@ lookup_pmu(cpc_t *cpc, const char *fn, const char *name,
     struct cpc_event *ev)
 {
 	char pmu[128], path[256], buf[64], *slash, *end;
-	const char *terms;
 	size_t len = strlen(name);
+	struct pmu_ctx pc;
 	unsigned long type;
 
 	slash = strchr(name, '/');
@@ -586,6 +802,12 @@ lookup_pmu(cpc_t *cpc, const char *fn, const char *name,
 	snprintf(path, sizeof(path), SYSFS_PMUS "/%s/type", pmu);
 	if (pmu[0] == '\0' || strchr(pmu, '.') != NULL ||
 	    read_small(path, buf, sizeof(buf)) != 0) {
+		/* The machine lacks it, not the name: as for cycles. */
+		if (core_pmu(pmu) && !cpc->c_hwpmu) {
+			no_pmu_error(cpc, fn, name);
+			errno = ENOTSUP;
+			return -1;
+		}
 		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown PMU '%s' in '%s' "
 		    "(the PMUs are in " SYSFS_PMUS ")", pmu, name);
 		return -1;
@@ -595,28 +817,25 @@ lookup_pmu(cpc_t *cpc, const char *fn, const char *name,
 	ev->ev_kind = EVK_PMU;
 	ev->ev_type = (uint32_t)type;
 	/* The core PMU honours user/kernel filtering; others may refuse it. */
-	ev->ev_hw = strcmp(pmu, "cpu") == 0 || strncmp(pmu, "cpu_", 4) == 0 ||
-	    strncmp(pmu, "armv", 4) == 0;
+	ev->ev_hw = core_pmu(pmu);
 	ev->ev_modes = ev->ev_hw;
-	terms = slash + 1;
-	{
-		char inner[CPC_MAX_EVENT_LEN];
-
-		snprintf(inner, sizeof(inner), "%.*s",
-		    (int)(name + len - 1 - terms), terms);
-		if (inner[0] == '\0') {
-			cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' names no "
-			    "event of PMU '%s'", name, pmu);
-			return -1;
-		}
-		return pmu_terms(cpc, fn, pmu, inner, 0, ev);
+	if (slash + 1 == name + len - 1) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "'%s' names no event of "
+		    "PMU '%s'", name, pmu);
+		return -1;
 	}
+	pc.pc_name = name;
+	pc.pc_pmu = pmu;
+	return pmu_terms(cpc, fn, &pc, slash + 1,
+	    (size_t)(name + len - 1 - (slash + 1)), 0, ev);
 }
 
 /* ---- stage 2: tracepoints, system:event ---- */
 
+/* The systems (sys NULL), or the events of system sys as sys:event. */
 static void
-offer_tracepoints(const char *dir, const char *sys, struct suggest *sg)
+offer_tracepoints(const char *dir, const char *sys, const char *want,
+    struct suggest *sg)
 {
 	char **list, **p;
 
@@ -624,17 +843,49 @@ offer_tracepoints(const char *dir, const char *sys, struct suggest *sg)
 		if ((list = tracefs_event_systems(dir)) == NULL)
 			return;
 		for (p = list; *p != NULL; p++)
-			suggest_offer(sg, "", *p);
+			suggest_name(sg, want, *p);
 	} else {
-		char prefix[300];
+		char full[CPC_MAX_EVENT_LEN];
 
 		if ((list = tracefs_system_events(dir, sys)) == NULL)
 			return;
-		snprintf(prefix, sizeof(prefix), "%s:", sys);
-		for (p = list; *p != NULL; p++)
-			suggest_offer(sg, prefix, *p);
+		for (p = list; *p != NULL; p++) {
+			snprintf(full, sizeof(full), "%s:%s", sys, *p);
+			suggest_name(sg, want, full);
+		}
 	}
 	tracefs_list_free(list);
+}
+
+/*
+ * Every tracepoint, for a name no stage knew: compared as a whole with a
+ * system:event name (SCHED:sched_switch), by its event part with a bare
+ * name (sched_switch).  Read from available_events only here, on the way
+ * to an error; nothing when tracefs is not there or not readable.
+ */
+static void
+offer_all_tracepoints(const char *name, struct suggest *sg)
+{
+	const char *dir = cpc_tracefs_dir(), *colon;
+	int bare = strchr(name, ':') == NULL;
+	char path[512], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((colon = strchr(line, ':')) == NULL)
+			continue;
+		suggest_offer(sg, name, bare ? colon + 1 : line, line);
+	}
+	free(line);
+	fclose(f);
 }
 
 /* tracefs is there but this user may not read it. */
@@ -657,8 +908,13 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 	struct stat st;
 	char *end;
 
-	if ((size_t)(colon - name) >= sizeof(sys))
+	/* No directory has a longer name (NAME_MAX). */
+	if ((size_t)(colon - name) >= sizeof(sys)) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event: tracepoint "
+		    "system name too long (at most %zu characters)",
+		    sizeof(sys) - 1);
 		return -1;
+	}
 	memcpy(sys, name, colon - name);
 	sys[colon - name] = '\0';
 	if ((dir = cpc_tracefs_dir()) == NULL) {
@@ -673,7 +929,7 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 		if (errno == EACCES)
 			return no_access(cpc, fn, name, path);
 		suggest_init(&sg, sys);
-		offer_tracepoints(dir, NULL, &sg);
+		offer_tracepoints(dir, NULL, sys, &sg);
 		suggest_text(&sg, hint, sizeof(hint));
 		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s': no "
 		    "tracepoint system '%s'%s", name, sys, hint);
@@ -685,7 +941,7 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 		if (errno == EACCES)
 			return no_access(cpc, fn, name, path);
 		suggest_init(&sg, name);
-		offer_tracepoints(dir, sys, &sg);
+		offer_tracepoints(dir, sys, name, &sg);
 		suggest_text(&sg, hint, sizeof(hint));
 		cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s': "
 		    "system '%s' has no tracepoint '%s'%s", name, sys, evn,
@@ -701,18 +957,29 @@ lookup_tracepoint(cpc_t *cpc, const char *fn, const char *name,
 
 /* ---- stage 6: raw codes ---- */
 
+/* 0 and ev filled; 1 not a raw code (no digit first); -1 reported. */
 static int
-lookup_raw(const char *name, struct cpc_event *ev)
+lookup_raw(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
 {
 	char *end;
 	uint64_t code;
 
 	if (!isdigit((unsigned char)name[0]))
-		return -1;
+		return 1;
 	errno = 0;
 	code = strtoull(name, &end, 0);
-	if (*end != '\0' || errno != 0)
+	if (*end != '\0') {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "invalid raw event code "
+		    "'%s': not a decimal, 0x hexadecimal or 0 octal number",
+		    name);
 		return -1;
+	}
+	if (errno != 0) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "invalid raw event code "
+		    "'%s': out of range (at most 0xffffffffffffffff)", name);
+		return -1;
+	}
 	memset(ev, 0, sizeof(*ev));
 	ev->ev_kind = EVK_RAW;
 	ev->ev_type = PERF_TYPE_RAW;
@@ -723,12 +990,20 @@ lookup_raw(const char *name, struct cpc_event *ev)
 	return 0;
 }
 
-/* Unknown everywhere: say so, with the closest names of every kind. */
+/*
+ * Unknown everywhere: say so, with the closest names of every kind.  The
+ * typed name is compared without its unit masks (INST_RETIRD:ANY_P by
+ * INST_RETIRD) and without a table prefix: skl::INST_RETIRD gets
+ * skl::INST_RETIRED, perf::cycles (libpfm4's perf table, which the
+ * catalogue leaves to stage 3) gets cycles.
+ */
 static void
 unknown_event(cpc_t *cpc, const char *fn, const char *name)
 {
 	char hint[3 * CPC_MAX_EVENT_LEN + 64];
 	char where[256], base[CPC_MAX_EVENT_LEN], *colon;
+	const char *sep = strstr(name, "::");
+	struct native_offer no;
 	struct cpc_pmu pmu;
 	struct suggest sg;
 
@@ -751,13 +1026,19 @@ unknown_event(cpc_t *cpc, const char *fn, const char *name)
 			    "terms (cpu/event=0x..,umask=0x../)", name, where);
 		return;
 	}
-	/* EVENT:UMASK is compared by its event part. */
-	snprintf(base, sizeof(base), "%s", name);
-	if ((colon = strchr(base, ':')) != NULL && colon[1] != ':')
+	snprintf(base, sizeof(base), "%s", sep != NULL ? sep + 2 : name);
+	if ((colon = strchr(base, ':')) != NULL)
 		*colon = '\0';
-	suggest_init(&sg, base);
-	offer_generic(&sg);
-	cpc_pfm_walk(cpc, 0, &sg, offer_native);
+	suggest_init(&sg, name);
+	offer_generic(&sg, base);
+	no.no_sg = &sg;
+	no.no_want = base;
+	no.no_table = NULL;
+	if (sep != NULL && cpc_pfm_pmu(cpc, &pmu) == 0)
+		no.no_table = pmu.pm_name;
+	cpc_pfm_walk(cpc, 0, &no, offer_native);
+	if (sep == NULL)
+		offer_all_tracepoints(name, &sg);
 	suggest_text(&sg, hint, sizeof(hint));
 	cpc_err(cpc, fn, CPC_INVALID_EVENT, "unknown event '%s'%s", name,
 	    hint);
@@ -787,6 +1068,29 @@ is_trace_system(const char *name)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* system:event (one colon, neither part empty), or another name. */
+static int
+lookup_colon(cpc_t *cpc, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	const char *colon = strchr(name, ':');
+	int tp = colon > name && colon[1] != '\0';
+	char where[256];
+	int rc;
+
+	if (tp && is_trace_system(name))
+		return lookup_tracepoint(cpc, fn, name, ev);
+	if ((rc = cpc_pfm_lookup(cpc, fn, name, ev)) != 1)
+		return rc;
+	/* Tracepoint systems are lower case; native names not. */
+	if (!tp || cpc_pfm_where(name, where, sizeof(where)) == 0 ||
+	    has_upper(name, colon)) {
+		unknown_event(cpc, fn, name);
+		return -1;
+	}
+	return lookup_tracepoint(cpc, fn, name, ev);
+}
+
 /*
  * Every stage, in order; 0 with ev filled, or -1 reported.  The kernel's
  * ability to count the result is not checked here.
@@ -802,6 +1106,11 @@ cpc_event_encode(cpc_t *cpc, const char *fn, const char *name,
 		cpc_err(cpc, fn, CPC_INVALID_EVENT, "empty event name");
 		return -1;
 	}
+	if (strlen(name) >= CPC_MAX_EVENT_LEN) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "event name too long (at "
+		    "most %d characters)", CPC_MAX_EVENT_LEN - 1);
+		return -1;
+	}
 	if (strchr(name, '/') != NULL)
 		return lookup_pmu(cpc, fn, name, ev);
 	if (strstr(name, "::") != NULL) {
@@ -809,27 +1118,13 @@ cpc_event_encode(cpc_t *cpc, const char *fn, const char *name,
 			unknown_event(cpc, fn, name);
 		return rc == 0 ? 0 : -1;
 	}
-	if (strchr(name, ':') != NULL) {
-		char where[256];
-
-		if (is_trace_system(name))
-			return lookup_tracepoint(cpc, fn, name, ev);
-		if ((rc = cpc_pfm_lookup(cpc, fn, name, ev)) != 1)
-			return rc;
-		/* Tracepoint systems are lower case; native names not. */
-		if (cpc_pfm_where(name, where, sizeof(where)) == 0 ||
-		    has_upper(name, strchr(name, ':'))) {
-			unknown_event(cpc, fn, name);
-			return -1;
-		}
-		return lookup_tracepoint(cpc, fn, name, ev);
-	}
+	if (strchr(name, ':') != NULL)
+		return lookup_colon(cpc, fn, name, ev);
 	/* A number is never a native name: no libpfm4 for raw codes. */
 	if ((rc = lookup_generic(cpc, fn, name, ev)) != 1 ||
-	    (rc = lookup_classic(cpc, fn, name, ev)) != 1)
+	    (rc = lookup_classic(cpc, fn, name, ev)) != 1 ||
+	    (rc = lookup_raw(cpc, fn, name, ev)) != 1)
 		return rc;
-	if (lookup_raw(name, ev) == 0)
-		return 0;
 	if ((rc = cpc_pfm_lookup(cpc, fn, name, ev)) != 1)
 		return rc;
 	unknown_event(cpc, fn, name);
@@ -932,8 +1227,14 @@ apply_modifiers(cpc_t *cpc, const char *fn, struct cpc_request *req)
 			return -1;
 		}
 		n = strlen(name);
-		snprintf(name + n, sizeof(name) - n, ":%s=%llu", a->ca_name,
-		    (unsigned long long)a->ca_val);
+		if ((size_t)snprintf(name + n, sizeof(name) - n, ":%s=%llu",
+		    a->ca_name, (unsigned long long)a->ca_val) >=
+		    sizeof(name) - n) {
+			cpc_err(cpc, fn, CPC_INVALID_EVENT, "event name too "
+			    "long with its modifiers (at most %d characters)",
+			    CPC_MAX_EVENT_LEN - 1);
+			return -1;
+		}
 		any = 1;
 	}
 	if (!any)

@@ -120,11 +120,18 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		    "%u requests here", cpc_npic(cpc));
 		return -1;
 	}
+	/* Refused, not cut: a shorter name may be another event. */
+	if (strlen(event) >= CPC_MAX_EVENT_LEN) {
+		cpc_err(cpc, fn, CPC_INVALID_EVENT, "event name too long (at "
+		    "most %d characters)", CPC_MAX_EVENT_LEN - 1);
+		errno = EINVAL;
+		return -1;
+	}
 	memset(&r, 0, sizeof(r));
 	r.cr_preset = preset;
 	r.cr_flags = flags;
 	r.cr_picnum = -1;
-	if ((r.cr_event = strndup(event, CPC_MAX_EVENT_LEN)) == NULL ||
+	if ((r.cr_event = strdup(event)) == NULL ||
 	    copy_attrs(&r, nattrs, attrs) != 0)
 		goto out_nomem;
 	if (cpc_event_resolve(cpc, fn, r.cr_event, &r.cr_ev) != 0)

@@ -61,6 +61,19 @@ caps_part() {
 
 # ---- --list-events: search ------------------------------------------------
 
+# all_taken PMU WHY NAME...: under LIBPFM_FORCE_PMU=PMU, -c takes each NAME
+# (no usage error: it may still fail for want of a hardware PMU); a NAME
+# refused fails the test with "PMU: NAME WHY".
+all_taken() {
+	local pmu=$1 why=$2 name
+	shift 2
+	for name; do
+		LIBPFM_FORCE_PMU=$pmu run --separate-stderr \
+		    "$CPUTRACK" -T 0 -c "$name" true
+		[ "$status" -ne 2 ] || fail_with "$pmu: $name $why" || return 1
+	done
+}
+
 @test "--list-events getpid: the getpid tracepoints, available (both tools)" {
 	requires root tracepoint:syscalls:sys_enter_getpid
 	local tool
@@ -303,6 +316,41 @@ caps_part() {
 	done
 }
 
+@test "a native name -c refuses for want of a unit mask says so; every other one is taken" {
+	local pmu name kind avail desc mark=" (needs a unit mask: one of the EVENT:UMASK lines below)"
+	for pmu in skl amd64_fam19h_zen3; do
+		run bash -c "LIBPFM_FORCE_PMU=$pmu '$CPUSTAT' --list-events |
+		    awk '\$2 == \"native\"'"
+		expect_status 0
+		local -a marked=() plain=()
+		while read -r name kind avail desc; do
+			[ "$kind" = native ] && [[ $name != *:* ]] || continue
+			if [[ $desc == *"$mark" ]]; then
+				marked+=("$name")
+			else
+				plain+=("$name")
+			fi
+		done <<<"$output"
+		expect_range "${#marked[@]}" 5 200 "$pmu: names marked" ||
+		    return 1
+		expect_range "${#plain[@]}" 20 1000 "$pmu: names not marked" ||
+		    return 1
+		# the unit masks follow the marked name
+		expect_match "$output" $'\n'"${marked[0]}:[A-Z0-9_]+ " \
+		    "$pmu: ${marked[0]}'s EVENT:UMASK lines" || return 1
+		for name in "${marked[@]}"; do
+			LIBPFM_FORCE_PMU=$pmu run --separate-stderr \
+			    "$CPUSTAT" -c "$name" 1 1
+			expect_status 2 || return 1
+			expect_match "${stderr_lines[0]-}" \
+			    "^cpustat: -c '$name': event '$name': a unit mask is required" \
+			    "$pmu: $name" || return 1
+		done
+		all_taken "$pmu" "is not marked but refused" "${plain[@]}" ||
+		    return 1
+	done
+}
+
 @test "an unprivileged user: marks per tool, tracepoints left out with a message" {
 	requires unpriv_user paranoid2
 	make_user
@@ -360,12 +408,13 @@ check_caps() {
 			    fail_with "line $((i + 1)) is not an event list:" \
 			    "'$line'" || return 1
 			NPIC=$((BASH_REMATCH[1] + 1))
-			head=17
+			# the names start after the title as printed
+			head=$((8 + ${#line} - 1 - ${#BASH_REMATCH[2]}))
 		else
 			[[ $line =~ ^$'\t'attributes:\ (.*)$ ]] ||
 			    fail_with "line $((i + 1)) is not the attributes:" \
 			    "'$line'" || return 1
-			head=20
+			head=$((8 + ${#line} - 1 - ${#BASH_REMATCH[1]}))
 		fi
 		printf -v pad '%*s' "$margin" ""
 		while :; do
@@ -498,6 +547,45 @@ check_caps() {
 		    fail_with "$name has an equivalent but is not shown" ||
 		    return 1
 	done
+}
+
+@test "-h under skl and zen3: only names -c takes, lists within column 76" {
+	local pmu name
+	for pmu in skl amd64_fam19h_zen3; do
+		LIBPFM_FORCE_PMU=$pmu run --separate-stderr "$CPUSTAT" -h
+		expect_status 0
+		check_caps || return 1
+		expect_eq "$NPIC" "$(LIBPFM_FORCE_PMU=$pmu "$CPUSTAT" -h |
+		    sed -n 's/^\tevent\[0-\([0-9]*\)\]: .*/\1/p' | head -1 |
+		    awk '{ print $1 + 1 }')" "$pmu: counters" || return 1
+		# Only the interface line and illumos' syntax line may be
+		# longer: every list line fits.
+		expect_eq "$(caps_part | expand | awk 'length > 76' |
+		    grep -v -e '^        CPU performance counter interface: ' \
+		    -e '^        \[picn=\]<eventn>')" "" \
+		    "$pmu: lines past column 76" || return 1
+		all_taken "$pmu" "is listed by -h but refused" \
+		    "${PLATFORM[@]}" || return 1
+	done
+	run --separate-stderr "$CPUSTAT" -h
+	expect_eq "$(caps_part | expand | awk 'length > 76' |
+	    grep -v -e '^        CPU performance counter interface: ' \
+	    -e '^        \[picn=\]<eventn>')" "" "here: lines past column 76"
+}
+
+@test "LIBPFM_FORCE_PMU set but empty: libpfm4's first table, said so" {
+	LIBPFM_FORCE_PMU= run --separate-stderr "$CPUSTAT" -h
+	expect_status 0
+	check_caps || return 1
+	expect_match "$output" $'\tCPU performance counter interface: [^\n]* \\(libpfm4 table [a-z0-9_]+, chosen by LIBPFM_FORCE_PMU, set but empty: libpfm4\'s first table\\)\n' \
+	    "the interface line" || return 1
+	# the names -h and --list-events show are that table's
+	local table n
+	table=$(sed -n 's/.*(libpfm4 table \([a-z0-9_]*\), chosen.*/\1/p' \
+	    <<<"$output")
+	n=$(LIBPFM_FORCE_PMU= "$CPUSTAT" --list-events |
+	    awk '$2 == "native"' | wc -l)
+	expect_range "$n" 10 100000 "native names of $table"
 }
 
 @test "--help: the forms of event names in the order they are tried" {

@@ -462,6 +462,21 @@ static const struct errcase errcases[] = {
 	{ "nosuchpmu/event=1/", NULL, 0, CPC_INVALID_EVENT, EINVAL,
 	  "unknown PMU 'nosuchpmu' in 'nosuchpmu/event=1/' (the PMUs are in "
 	  "/sys/bus/event_source/devices)" },
+	/* A digit first: a raw code, or an error that says why not. */
+	{ "08", NULL, 0, CPC_INVALID_EVENT, EINVAL,
+	  "invalid raw event code '08': not a decimal, 0x hexadecimal or 0 "
+	  "octal number" },
+	{ "0x", NULL, 0, CPC_INVALID_EVENT, EINVAL,
+	  "invalid raw event code '0x': not a decimal, 0x hexadecimal or 0 "
+	  "octal number" },
+	{ "0x1ffffffffffffffff", NULL, 0, CPC_INVALID_EVENT, EINVAL,
+	  "invalid raw event code '0x1ffffffffffffffff': out of range (at "
+	  "most 0xffffffffffffffff)" },
+	{ "18446744073709551616", NULL, 0, CPC_INVALID_EVENT, EINVAL,
+	  "invalid raw event code '18446744073709551616': out of range (at "
+	  "most 0xffffffffffffffff)" },
+	/* No system or no event: not a tracepoint. */
+	{ ":x", NULL, 0, CPC_INVALID_EVENT, EINVAL, "unknown event ':x'" },
 };
 
 static void
@@ -549,6 +564,105 @@ test_tracepoint_names(cpc_t *cpc)
 	cpc_set_destroy(cpc, set);
 }
 
+/* add refuses ev with EINVAL, CPC_INVALID_EVENT and a message from want. */
+static void
+refused(cpc_t *cpc, cpc_set_t *set, const char *ev, const char *want,
+    const char *what)
+{
+	int rc;
+
+	seen_reset();
+	errno = 0;
+	rc = add(cpc, set, ev, 0, NULL);
+	tap_ok(rc == -1 && errno == EINVAL && seen.h_calls == 1 &&
+	    seen.h_sub == CPC_INVALID_EVENT && strncmp(seen.h_msg, want,
+	    strlen(want)) == 0, "%s: EINVAL, '%s...' (got %d, errno %d: %s)",
+	    what, want, rc, errno, seen.h_msg);
+}
+
+/*
+ * Names too long for the catalogue are refused, not cut; a misspelt name
+ * gets its right spelling first, in any letter case.
+ */
+static void
+test_names(cpc_t *cpc)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+	char name[CPC_MAX_EVENT_LEN + 100], want[128];
+	int rc;
+
+	cpc_seterrhndlr(cpc, handler);
+	memset(name, 'a', sizeof(name));
+	name[CPC_MAX_EVENT_LEN] = '\0';
+	snprintf(want, sizeof(want), "event name too long (at most %d "
+	    "characters)", CPC_MAX_EVENT_LEN - 1);
+	refused(cpc, set, name, want, "an event name of CPC_MAX_EVENT_LEN");
+	tap_str(seen.h_msg, want, "  the whole message");
+	name[CPC_MAX_EVENT_LEN - 1] = '\0';
+	refused(cpc, set, name, "unknown event 'aaaa", "one shorter: unknown, "
+	    "not too long");
+	memset(name, 's', 300);
+	strcpy(name + 300, ":x");
+	refused(cpc, set, name, "unknown event: tracepoint system name too "
+	    "long (at most 255 characters)", "a tracepoint system of 300 "
+	    "characters");
+	refused(cpc, set, "Cycles", "unknown event 'Cycles'; did you mean "
+	    "'cycles'", "Cycles");
+	refused(cpc, set, "CS", "unknown event 'CS'; did you mean 'cs'", "CS");
+	refused(cpc, set, "TASK-CLOCK", "unknown event 'TASK-CLOCK'; did you "
+	    "mean 'task-clock'", "TASK-CLOCK");
+	refused(cpc, set, "ec_hit", "unknown event 'ec_hit'; did you mean "
+	    "'EC_hit'", "ec_hit");
+	refused(cpc, set, "l1-dcache-loads", "unknown event 'l1-dcache-loads'; "
+	    "did you mean 'L1-dcache-loads'", "l1-dcache-loads");
+	refused(cpc, set, "perf::cycles", "unknown event 'perf::cycles'; did "
+	    "you mean 'cycles'", "perf::cycles (libpfm4's perf table)");
+	/* Nothing lost. */
+	rc = add(cpc, set, "task-clock", 0, NULL);
+	tap_u64(rc, 0, "after the refusals, task-clock is request 0");
+	cpc_set_destroy(cpc, set);
+}
+
+/*
+ * The terms of a sysfs PMU event: plain names, each once, of a bounded
+ * length, never a path; a near miss gets the PMU's own names.
+ */
+static void
+test_pmu_terms(cpc_t *cpc)
+{
+	cpc_set_t *set;
+	char name[256], want[128];
+
+	if (access("/sys/bus/event_source/devices/msr/events/tsc", R_OK) != 0 ||
+	    access("/sys/bus/event_source/devices/msr/events/smi", R_OK) != 0) {
+		tap_skip("no msr PMU with tsc and smi here", "PMU terms");
+		return;
+	}
+	set = cpc_set_create(cpc);
+	cpc_seterrhndlr(cpc, handler);
+	refused(cpc, set, "msr/../../../../../../etc/hostname/",
+	    "PMU 'msr' has no term '../../../../../../etc/hostname'",
+	    "a term that climbs out of sysfs");
+	tap_str(seen.h_msg, "PMU 'msr' has no term "
+	    "'../../../../../../etc/hostname'", "  the whole message: no "
+	    "file read");
+	refused(cpc, set, "msr/./", "PMU 'msr' has no term '.'", "term '.'");
+	refused(cpc, set, "msr/tsx/", "PMU 'msr' has no event or format term "
+	    "'tsx' (see /sys/bus/event_source/devices/msr/events and format); "
+	    "did you mean 'msr/tsc/'?", "a near miss");
+	refused(cpc, set, "msr/tsc,smi/", "'tsc' and 'smi' are two events of "
+	    "PMU 'msr': give one", "two events");
+	refused(cpc, set, "msr/event=0,event=4/", "term 'event' of PMU 'msr' "
+	    "given twice", "a field twice");
+	snprintf(name, sizeof(name), "msr/event=0x%0130d/", 4);
+	snprintf(want, sizeof(want), "PMU term 'event=0x00000000...' too long "
+	    "(at most 127 characters)");
+	refused(cpc, set, name, want, "a term of 135 characters");
+	tap_u64(add(cpc, set, "msr/event=0x4/", 0, NULL), 0,
+	    "msr/event=0x4/ is accepted");
+	cpc_set_destroy(cpc, set);
+}
+
 /* Hardware events and raw codes: what this machine can do. */
 static void
 test_hw(cpc_t *cpc)
@@ -591,6 +705,27 @@ test_hw(cpc_t *cpc)
 	snprintf(want, sizeof(want), "cannot count 'cycles'%s", no_pmu_tail);
 	tap_ok(rc == -1 && errno == ENOTSUP, "no PMU: 'cycles' fails");
 	tap_str(seen.h_msg, want, "  message says there is no hardware PMU");
+	/* The core PMU's own syntax: the machine lacks it, not the name. */
+	{
+		static const char *const core[] = { "cpu/event=0x3c/",
+		    "cpu_core/event=0x3c/", "cpu_atom/event=0xc0/",
+		    "armv8_pmuv3_0/event=0x11/", "armv7_cortex_a15/event=8/" };
+		size_t i;
+
+		for (i = 0; i < sizeof(core) / sizeof(*core); i++) {
+			seen_reset();
+			errno = 0;
+			rc = add(cpc, set, core[i], 0, NULL);
+			snprintf(want, sizeof(want), "cannot count '%s'%s",
+			    core[i], no_pmu_tail);
+			tap_ok(rc == -1 && errno == ENOTSUP &&
+			    seen.h_sub == CPC_INVALID_EVENT, "no PMU: '%s' "
+			    "fails with ENOTSUP (rc %d errno %d)", core[i], rc,
+			    errno);
+			tap_str(seen.h_msg, want, "  message says there is no "
+			    "hardware PMU");
+		}
+	}
 	tap_skip("no hardware PMU on this machine",
 	    "umask=0x100 on a raw code: CPC_ATTRIBUTE_OUT_OF_RANGE");
 	cpc_set_destroy(cpc, set);
@@ -702,6 +837,8 @@ main(void)
 	test_walk(cpc);
 	test_errors(cpc);
 	test_hw(cpc);
+	test_names(cpc);
+	test_pmu_terms(cpc);
 	test_tracepoint_names(cpc);
 	test_errno(cpc);
 	test_default_handler(cpc);

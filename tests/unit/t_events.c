@@ -76,17 +76,59 @@ enc_is(cpc_t *cpc, const char *name, uint32_t type, uint64_t config)
 	    (unsigned long long)ev.ev_config);
 }
 
-/* name fails to encode with a message containing text. */
+/* name fails to encode with a message containing (exact: being) text. */
 static void
-enc_fails(cpc_t *cpc, const char *name, const char *text)
+enc_refused(cpc_t *cpc, const char *name, const char *text, int exact)
 {
 	struct cpc_event ev;
 	int rc;
 
 	lastmsg[0] = '\0';
 	rc = cpc_event_encode(cpc, "t", name, &ev);
-	check(rc != 0 && strstr(lastmsg, text) != NULL,
-	    "%s is refused, saying '%s'", name, text);
+	check(rc != 0 && (exact ? strcmp(lastmsg, text) == 0 :
+	    strstr(lastmsg, text) != NULL), "%s is refused, %s '%s'", name,
+	    exact ? "with the message" : "saying", text);
+}
+
+static void
+enc_fails(cpc_t *cpc, const char *name, const char *text)
+{
+	enc_refused(cpc, name, text, 0);
+}
+
+static void
+enc_fails_with(cpc_t *cpc, const char *name, const char *text)
+{
+	enc_refused(cpc, name, text, 1);
+}
+
+/* Every name the Solaris walker offers is one the catalogue takes. */
+static int nwalked, nrefused;
+static char firstrefused[128];
+static cpc_t *walkcpc;
+
+static void
+walked(void *arg, const char *event)
+{
+	struct cpc_event ev;
+
+	(void)arg;
+	nwalked++;
+	if (cpc_event_encode(walkcpc, "t", event, &ev) != 0 &&
+	    nrefused++ == 0)
+		snprintf(firstrefused, sizeof(firstrefused), "%s", event);
+}
+
+static void
+walk_encodes(cpc_t *cpc)
+{
+	nwalked = nrefused = 0;
+	firstrefused[0] = '\0';
+	walkcpc = cpc;
+	cpc_walk_events_all(cpc, NULL, walked);
+	check(nwalked > 50 && nrefused == 0, "each of the %d platform names "
+	    "cpc_walk_events_all offers encodes (%d do not, such as '%s')",
+	    nwalked, nrefused, firstrefused);
 }
 
 static int
@@ -247,6 +289,11 @@ forced_skl(cpc_t *cpc)
 	enc_fails(cpc, "RETIRED_INSTRUCTIONS", "not an event of this "
 	    "processor (Intel Skylake)");
 	enc_fails(cpc, "INST_RETIRD", "'INST_RETIRED'");
+	/* The table's prefix is kept, and not compared. */
+	enc_fails(cpc, "skl::INST_RETIRD:ANY_P", "did you mean "
+	    "'skl::INST_RETIRED'");
+	enc_fails(cpc, "CYCLE_ACTIVITY", "a unit mask is required");
+	walk_encodes(cpc);
 	check(cpc_npic(cpc) == 11, "8 general-purpose and 3 fixed "
 	    "counters make npic 11 (got %u)", cpc_npic(cpc));
 	check(strstr(cpc_cciname(cpc), "Intel Skylake") != NULL,
@@ -279,6 +326,8 @@ forced_zen3(cpc_t *cpc)
 	enc_is(cpc, "amd64_fam19h_zen3::RETIRED_BRANCH_INSTRUCTIONS",
 	    PERF_TYPE_RAW, 0xc2);
 	enc_fails(cpc, "INST_RETIRED:ANY_P", "unknown event");
+	enc_fails(cpc, "LS_DISPATCH", "a unit mask is required");
+	walk_encodes(cpc);
 	check(cpc_npic(cpc) == 6, "npic 6 (got %u)", cpc_npic(cpc));
 	check(strstr(cpc_cciname(cpc), "Zen3") != NULL, "cciname "
 	    "names it (%s)", cpc_cciname(cpc));
@@ -305,6 +354,28 @@ forced_ac57(cpc_t *cpc)
 	    "attributes (%s)", attrs);
 }
 
+/*
+ * Set but empty, LIBPFM_FORCE_PMU makes libpfm4 take the first table of
+ * its list: the catalogue describes that table, as libpfm4 encodes with it.
+ */
+static void
+forced_empty(cpc_t *cpc)
+{
+	struct cpc_pmu pmu;
+	char want[256];
+
+	check(cpc_pfm_pmu(cpc, &pmu) == 0 && pmu.pm_forced, "libpfm4 has "
+	    "a forced table (%s)", pmu.pm_name);
+	snprintf(want, sizeof(want), "(libpfm4 table %s, chosen by "
+	    "LIBPFM_FORCE_PMU, set but empty: libpfm4's first table)",
+	    pmu.pm_name);
+	check(strstr(cpc_cciname(cpc), want) != NULL, "cciname names it, "
+	    "and says why (%s)", cpc_cciname(cpc));
+	check(cpc_npic(cpc) == (uint_t)(pmu.pm_ncntrs + pmu.pm_nfixed) ||
+	    pmu.pm_ncntrs + pmu.pm_nfixed == 0, "npic is its counters (%u)",
+	    cpc_npic(cpc));
+}
+
 static const struct {
 	const char	*pmu;
 	void		(*fn)(cpc_t *);
@@ -312,6 +383,7 @@ static const struct {
 	{ "skl", forced_skl },
 	{ "amd64_fam19h_zen3", forced_zen3 },
 	{ "arm_ac57", forced_ac57 },
+	{ "", forced_empty },
 };
 
 /* "t_events forced PMU FD": check one table, results to FD. */
@@ -354,13 +426,14 @@ count_pic(void *arg, uint_t pic, const char *event)
 static void
 forced(const char *pmu)
 {
+	const char *label = pmu[0] != '\0' ? pmu : "LIBPFM_FORCE_PMU=''";
 	char line[2048], *name, *detail;
 	int fds[2], status;
 	pid_t pid;
 	FILE *in;
 
 	if (pipe(fds) != 0 || (pid = fork()) < 0) {
-		tap_ok(0, "%s: fork", pmu);
+		tap_ok(0, "%s: fork", label);
 		return;
 	}
 	if (pid == 0) {
@@ -383,13 +456,13 @@ forced(const char *pmu)
 			*detail++ = '\0';
 		if (line[0] == 'S')
 			tap_skip(detail, name);
-		else if (tap_ok(line[0] == 'P', "%s: %s", pmu, name) == 0 &&
+		else if (tap_ok(line[0] == 'P', "%s: %s", label, name) == 0 &&
 		    detail != NULL && *detail != '\0')
 			printf("#   message: %s\n", detail);
 	}
 	fclose(in);
 	tap_ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	    WEXITSTATUS(status) == 0, "%s: the child ran to its end", pmu);
+	    WEXITSTATUS(status) == 0, "%s: the child ran to its end", label);
 }
 
 /* EC_hit's machinery: a request counting one event minus another. */
@@ -446,7 +519,7 @@ main(int argc, char **argv)
 	struct cpc_event ev, ev2;
 	const char *dir;
 	cpc_set_t *set;
-	char path[512];
+	char path[512], avail[512];
 	cpc_t *cpc;
 
 	size_t i;
@@ -511,6 +584,25 @@ main(int argc, char **argv)
 		tap_skip("no msr PMU here", "msr/tsc/");
 	tap_ok(!cpc_pfm_used(), "resolving generic, classic, raw, tracepoint "
 	    "and PMU names does not start libpfm4");
+	if (read_num("/sys/bus/event_source/devices/msr/type", &type) == 0) {
+		/* A field given with an event overrides the event's own. */
+		enc_is(cpc, "msr/event=0x4/", (uint32_t)type, 4);
+		enc_is(cpc, "msr/tsc,event=4/", (uint32_t)type, 4);
+		enc_is(cpc, "msr/event=4,tsc/", (uint32_t)type, 4);
+	} else
+		tap_skip("no msr PMU here", "msr/event=0x4/");
+	snprintf(avail, sizeof(avail), "%s/available_events",
+	    dir != NULL ? dir : "/nonexistent");
+	if (dir != NULL && access(avail, R_OK) == 0) {
+		enc_fails(cpc, "sched_switch", "unknown event 'sched_switch'; "
+		    "did you mean 'sched:sched_switch'");
+		enc_fails(cpc, "SCHED:sched_switch", "did you mean "
+		    "'sched:sched_switch'");
+		enc_fails(cpc, "sched:SCHED_SWITCH", "did you mean "
+		    "'sched:sched_switch'");
+		enc_fails_with(cpc, "sched:", "unknown event 'sched:'");
+	} else
+		tap_skip("tracefs not readable", "tracepoint suggestions");
 	enc_fails(cpc, "PAPI_no_such", "unknown event");
 	enc_fails(cpc, "instrutcions", "did you mean 'instructions'");
 	enc_fails(cpc, "sched:sched_swtch", "did you mean "
