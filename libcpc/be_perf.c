@@ -413,7 +413,8 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
 	    perf_read_raw(set) != 0)
 		return -1;
-	set->cs_ena0 = rb[1];
+	set->cs_ena0 = set->cs_enalast = rb[1];
+	set->cs_hrlast = cpc_hrnow();
 	set->cs_run0 = rb[2];
 	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
 		return -1;
@@ -438,6 +439,7 @@ static int
 perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 {
 	uint64_t *rb = set->cs_rdbuf, ena, run;
+	hrtime_t now;
 	int i, d;
 
 	if (perf_read_raw(set) != 0) {
@@ -448,6 +450,25 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 		errno = e;
 		return -1;
 	}
+	/*
+	 * A CPU's group is enabled all along, so its enabled time keeps up
+	 * with the clock between two reads, unless the CPU went offline
+	 * (and maybe came back): the kernel then detached the group, whose
+	 * count stopped there.  Allowed: an eighth and a millisecond, for
+	 * the two clocks.  (A thread's group waits while the thread sleeps:
+	 * there this says nothing.)
+	 */
+	now = cpc_hrnow();
+	if (set->cs_kind == CPC_BIND_CPU &&
+	    (rb[1] - set->cs_enalast) + (uint64_t)(now - set->cs_hrlast) / 8 +
+	    1000000 < (uint64_t)(now - set->cs_hrlast)) {
+		cpc_err(cpc, "cpc_set_sample", -1, "the counters of cpu %d "
+		    "stopped (it went offline?)", set->cs_cpu);
+		errno = EIO;
+		return -1;
+	}
+	set->cs_enalast = rb[1];
+	set->cs_hrlast = now;
 	ena = rb[1] - set->cs_ena0;
 	run = rb[2] - set->cs_run0;
 	/* 1: time-shared; 3: never had a counter (the values are 0). */

@@ -39,6 +39,8 @@ static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 static pthread_key_t slot_key;
 static int slot_keyok;
+static pthread_mutex_t tid_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread sigset_t fork_mask;
 
 static void
 slot_lock_take(sigset_t *old)
@@ -66,15 +68,50 @@ slot_exit(void *unused)
 	(void)unused;
 	slot_lock_take(&old);
 	if (lwp_set != NULL)
-		lwp_set->cs_slot = NULL;
+		__atomic_store_n(&lwp_set->cs_slot, NULL, __ATOMIC_RELEASE);
 	lwp_set = NULL;
 	slot_lock_drop(&old);
+}
+
+/*
+ * fork(2) in a threaded program: the child must not inherit slot_lock or
+ * tid_lock taken by a thread it does not have (it would hang, signals
+ * blocked).  Nor does it inherit the calling thread's set: on Solaris a
+ * new process has no context, and the set's counters count the parent.
+ */
+static void
+fork_prepare(void)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &fork_mask);
+	pthread_mutex_lock(&slot_lock);
+	pthread_mutex_lock(&tid_lock);
+}
+
+static void
+fork_parent(void)
+{
+	pthread_mutex_unlock(&tid_lock);
+	pthread_mutex_unlock(&slot_lock);
+	pthread_sigmask(SIG_SETMASK, &fork_mask, NULL);
+}
+
+static void
+fork_child(void)
+{
+	if (lwp_set != NULL)
+		lwp_set->cs_slot = NULL;
+	lwp_set = NULL;
+	fork_parent();
 }
 
 static void
 slot_init(void)
 {
 	slot_keyok = pthread_key_create(&slot_key, slot_exit) == 0;
+	(void)pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 /*
@@ -96,7 +133,9 @@ slot_clear(cpc_set_t *set)
 {
 	sigset_t old;
 
-	if (set->cs_slot == NULL && lwp_set != set)
+	/* Not bound with cpc_bind_curlwp: the usual case, without a lock. */
+	if (__atomic_load_n(&set->cs_slot, __ATOMIC_ACQUIRE) == NULL &&
+	    lwp_set != set)
 		return;
 	slot_lock_take(&old);
 	if (set->cs_slot != NULL && *set->cs_slot == set)
@@ -122,7 +161,8 @@ slot_take(cpc_set_t *set)
 		if (prev->cs_bound)
 			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
 		prev->cs_bound = 0;
-		prev->cs_slot = NULL;
+		/* Last: slot_clear may then go on, and free prev, unlocked. */
+		__atomic_store_n(&prev->cs_slot, NULL, __ATOMIC_RELEASE);
 	}
 	if (set->cs_slot != NULL && set->cs_slot != &lwp_set &&
 	    *set->cs_slot == set)
@@ -141,7 +181,6 @@ slot_take(cpc_set_t *set)
  */
 #define TIDHASH		1024
 static cpc_set_t *tid_hash[TIDHASH];
-static pthread_mutex_t tid_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static cpc_set_t **
 tid_bucket(pid_t tid)
@@ -149,14 +188,21 @@ tid_bucket(pid_t tid)
 	return &tid_hash[(unsigned)tid % TIDHASH];
 }
 
+/*
+ * Always under the lock: a tid_take in another thread may be unbinding
+ * set right now (and the caller may be about to free it).
+ */
 static void
 tid_drop(cpc_set_t *set)
 {
 	cpc_set_t **pp;
 
-	if (!set->cs_indexed)
-		return;
+	pthread_once(&slot_once, slot_init);
 	pthread_mutex_lock(&tid_lock);
+	if (!set->cs_indexed) {
+		pthread_mutex_unlock(&tid_lock);
+		return;
+	}
 	for (pp = tid_bucket(set->cs_tid); *pp != NULL; pp = &(*pp)->cs_tnext)
 		if (*pp == set) {
 			*pp = set->cs_tnext;
@@ -181,10 +227,10 @@ tid_take(cpc_set_t *set)
 		}
 		*pp = prev->cs_tnext;
 		prev->cs_tnext = NULL;
-		prev->cs_indexed = 0;
 		if (prev->cs_bound)
 			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
 		prev->cs_bound = 0;
+		prev->cs_indexed = 0;
 	}
 	if (!set->cs_indexed) {
 		set->cs_tnext = *tid_bucket(set->cs_tid);

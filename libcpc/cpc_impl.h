@@ -100,6 +100,8 @@ struct cpc_set {
 	pid_t			 cs_pinned;	/* the thread bind_cpu pinned */
 	uint64_t		 cs_ena0;	/* enabled/running ns at */
 	uint64_t		 cs_run0;	/* the last bind */
+	uint64_t		 cs_enalast;	/* enabled ns at the last read, */
+	hrtime_t		 cs_hrlast;	/* and its CLOCK_MONOTONIC */
 	void			*cs_rdbuf;	/* group read buffer */
 	size_t			 cs_rdlen;
 	struct cpc		*cs_cpc;	/* the handle it was made by */

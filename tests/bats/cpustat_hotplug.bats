@@ -115,10 +115,7 @@ expect_times() {
 }
 
 expect_back_once() {
-	bg_wait 15
-	load_files "$OUT" "$ERR"
-	status=$BG_STATUS
-	expect_status 0
+	bg_end "$OUT" "$ERR" 15
 	expect_eq "$stderr" "cpustat: cpu 1: offline; skipping it until it returns
 cpustat: cpu 1: online again; counting from zero" "stderr"
 	parse_output
@@ -187,6 +184,25 @@ thread_spins_on() {
 	expect_eq "${T_NCPU[0]}" "$NCPU" "CPUs of the total line"
 	expect_eq "${T_VALS[0]}" \
 	    "$(sum_samples 0) $(sum_samples 1)" "total line"
+}
+
+@test "a one-event set, its CPU offline and back within one interval: the same, not zeros from then on" {
+	local i
+	# A lone event's group reads on after the kernel detached it, its
+	# count frozen: only its enabled time, no longer growing, tells.
+	bg_start "$OUT" "$ERR" -c cpu-clock 1.5 3
+	wait_lines "$OUT" 1 10		# the title: interval 1 has begun
+	sleep 0.3
+	offline
+	sleep 0.3
+	online
+	expect_back_once
+	expect_times "3.0 4.5" "1.5 3.0 4.5"
+	for i in "${!S_TIME[@]}"; do
+		expect_range "${S_VALS[i]}" 1400000000 1600000000 \
+		    "cpu-clock ns of cpu ${S_CPU[i]} at ${S_TIME[i]}"
+	done
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0)" "total line"
 }
 
 @test "-p: a CPU that goes offline during a rest is reported, and counts the first cycle after it is back" {

@@ -11,12 +11,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include <libcpc.h>
 #include <libpctx.h>
@@ -200,6 +202,92 @@ replace_pctx(cpc_t *cpc, cpc_t *other)
 	pctx_release(pctx);
 }
 
+/* Binds and unbinds a set on its own thread until told to stop. */
+static volatile int churning;
+
+static void *
+churn(void *arg)
+{
+	cpc_t *cpc = arg;
+	cpc_set_t *set = getpid_set(cpc);
+
+	while (set != NULL && churning) {
+		(void)cpc_bind_curlwp(cpc, set, 0);
+		(void)cpc_unbind(cpc, set);
+	}
+	cpc_set_destroy(cpc, set);
+	return NULL;
+}
+
+/*
+ * Wait for the child pid; SIGKILL it after 5 s (a child hung with its
+ * signals blocked ignores everything else).  0, or -1 if waitpid fails.
+ */
+static int
+wait_or_kill(pid_t pid, int *st)
+{
+	pid_t r;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if ((r = waitpid(pid, st, WNOHANG)) != 0)
+			return r == pid ? 0 : -1;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	return waitpid(pid, st, 0) == pid ? 0 : -1;
+}
+
+/*
+ * fork(2) while another thread binds: the child must not inherit the
+ * library's locks taken (it would hang in its first bind, its signals
+ * blocked), nor the set bound to the thread that forked.  A child that
+ * hangs is killed after 5 s.
+ */
+static void
+fork_while_binding(cpc_t *cpc)
+{
+	cpc_set_t *mine = getpid_set(cpc);
+	int i, st, hung = 0, inherited = 0, failed = 0;
+	pthread_t t;
+	pid_t pid;
+
+	if (!tap_ok(mine != NULL && cpc_bind_curlwp(cpc, mine, 0) == 0,
+	    "fork: a set bound to the forking thread"))
+		return;
+	churning = 1;
+	pthread_create(&t, NULL, churn, cpc);
+	for (i = 0; i < 100 && !hung; i++) {
+		if ((pid = fork()) == 0) {
+			cpc_t *c2;
+			cpc_set_t *s;
+			int inh;
+
+			/* Nothing of the parent's: EINVAL. */
+			inh = cpc_disable(cpc) != -1 || errno != EINVAL;
+			if ((c2 = cpc_open(CPC_VER_CURRENT)) == NULL ||
+			    (s = getpid_set(c2)) == NULL ||
+			    cpc_bind_curlwp(c2, s, 0) != 0)
+				_exit(3);
+			_exit(inh ? 4 : 0);
+		}
+		if (pid < 0 || wait_or_kill(pid, &st) != 0)
+			break;
+		hung += WIFSIGNALED(st) && (WTERMSIG(st) == SIGALRM ||
+		    WTERMSIG(st) == SIGKILL);
+		inherited += WIFEXITED(st) && WEXITSTATUS(st) == 4;
+		failed += !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+	}
+	churning = 0;
+	pthread_join(t, NULL);
+	tap_ok(i == 100 && !hung, "fork while another thread binds: 100 "
+	    "children bind at once (%d forks, %d hung)", i, hung);
+	tap_ok(!inherited, "no child inherits the set bound to the thread "
+	    "that forked (%d did)", inherited);
+	tap_ok(!failed, "every child bound its own set (%d did not)", failed);
+	cpc_set_destroy(cpc, mine);
+}
+
 /* The set is unbound or destroyed by main while the peer has it bound. */
 static void
 from_another_thread(cpc_t *cpc, int destroy)
@@ -286,6 +374,7 @@ main(void)
 	from_another_thread(cpc, 0);
 	from_another_thread(cpc, 1);
 	after_exit(cpc);
+	fork_while_binding(cpc);
 	cpc_close(other);
 	cpc_close(cpc);
 	return tap_done();
