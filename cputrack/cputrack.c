@@ -56,7 +56,7 @@ print_usage(FILE *fp)
 	    "\t-T secs\t\tseconds between samples, 0 for none (default 1)\n"
 	    "\t-N count\tnumber of samples of each process, then let it go\n"
 	    "\t\t\t(default: unlimited)\n"
-	    "\t-D\t\tdebug: name the failing library function in errors\n"
+	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-e\t\tfollow exec(2): count the new image from zero\n"
 	    "\t-f\t\tfollow fork(2), vfork(2) and posix_spawn(3): count the\n"
 	    "\t\t\tchildren too and add a pid column\n"
