@@ -57,7 +57,7 @@ CPUSTAT		= $(B)/cpustat/cpustat
 CPUTRACK	= $(B)/cputrack/cputrack
 LIBS		= $(TRACE_LIBS) $(PFM_LIBS) -lpthread
 
-.PHONY: all check check-asan check-unit check-bats install clean distclean
+.PHONY: all check check-asan check-unit check-bats install install-man clean distclean
 
 all: $(CPUSTAT) $(CPUTRACK) $(LIBCPC_SO) $(B)/libcpc/libcpc.pc
 
@@ -136,9 +136,23 @@ install: all
 	install -m 644 libcpc/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
 	install -m 644 $(B)/libcpc/libcpc.pc \
 	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
+	$(MAKE) install-man
+
+# The manual pages alone (manpages.bats checks what this installs).
+install-man:
+	install -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3
 	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
 	install -m 644 man1/cputrack.1 $(DESTDIR)$(mandir)/man1/cputrack.1
 	install -m 644 $(wildcard man3/*.3) $(DESTDIR)$(mandir)/man3
+	@# Each function a page names has a link page, so that man finds it
+	@# (man cpc_close shows cpc_open(3)) without a database.
+	@for f in $(wildcard man3/*.3); do \
+		for n in $$(sed -n 's/^\.Nm \([a-z_0-9]*\).*/\1/p' $$f); do \
+			[ -e man3/$$n.3 ] || \
+			    echo ".so man3/$${f#man3/}" \
+			    >$(DESTDIR)$(mandir)/man3/$$n.3; \
+		done; \
+	done
 
 clean:
 	rm -rf build build-asan

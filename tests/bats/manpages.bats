@@ -196,3 +196,19 @@ header_protos() {
 	expect_range "$nsig" 10 13 "overflow signals" &&
 	    expect_range "$more" 0 99 "events after the last"
 }
+
+@test "manpages: make install-man gives every function of a NAME a page or a link to its page" {
+	local dest=$BATS_TEST_TMPDIR/inst page name n=0
+	command -v make >/dev/null || skip "needs make"
+	run make -C "$ROOT" -s DESTDIR="$dest" prefix=/usr install-man
+	expect_status 0
+	while read -r page name; do
+		[ -e "$dest/usr/share/man/man3/$name.3" ] ||
+		    fail_with "$name (of $page) was not installed" || return 1
+		[ "$name.3" = "$page" ] && continue
+		expect_eq "$(cat "$dest/usr/share/man/man3/$name.3")" \
+		    ".so man3/$page" "the link page of $name" || return 1
+		n=$((n + 1))
+	done < <(mdoc_names NAME "$MAN3"/*.3)
+	expect_range "$n" 20 500 "link pages"
+}
