@@ -91,7 +91,8 @@ cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs, const char *text,
 		err(failstatus, "out of memory");
 	*specs = s;
 	if (spec_parse_cpc(cpc, text, &s[*nspecs], msg, sizeof(msg)) != 0)
-		cli_usage_error("-c '%s': %s", text, msg);
+		cli_usage_error("-c '%s': %s%s", text,
+		    errh_debugging() ? "cpc_strtoset: " : "", msg);
 	(*nspecs)++;
 	/* Resolve the events once here, so a bad name is a usage error. */
 	if ((set = spec_build(cpc, &s[*nspecs - 1])) == NULL) {

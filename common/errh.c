@@ -31,6 +31,12 @@ errh_install(cpc_t *cpc, int debug)
 	cpc_seterrhndlr(cpc, capture);
 }
 
+int
+errh_debugging(void)
+{
+	return errh_debug;
+}
+
 const char *
 errh_last(void)
 {

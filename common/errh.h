@@ -10,6 +10,8 @@
 
 /* Install the capturing handler; debug adds the libcpc function name. */
 void		 errh_install(cpc_t *cpc, int debug);
+/* -D: messages name the function (libcpc's, or cpc_strtoset). */
+int		 errh_debugging(void);
 /* The calling thread's last libcpc message, "" when none; then clear. */
 const char	*errh_last(void);
 void		 errh_clear(void);

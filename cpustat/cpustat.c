@@ -75,6 +75,7 @@ print_usage(FILE *fp)
 	    "\n",
 	    out_tickname());
 	listev_usage(fp);
+	fputs("\n\tUse cputrack(1) to monitor per-process statistics.\n", fp);
 }
 
 static void

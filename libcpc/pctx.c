@@ -338,7 +338,10 @@ fail(pctx_t *p)
 
 /*
  * A thread ended (at its exit stop or its death report).  The last live
- * thread of a tracked process makes the exit callback.
+ * thread of a tracked process makes the exit callback.  (When a thread
+ * of several calls exit(3), the kernel gives no sign, at its exit stop,
+ * that the others will follow: it is reported as an lwp_exit, and the
+ * exit callback names the last thread to end.)
  */
 static void
 lwp_end(pctx_t *p, struct lwp *l, int status)
@@ -1211,6 +1214,7 @@ sol_fork(pctx_t *p, pid_t pid, id_t lwpid, pid_t child, void *arg)
 CPC_EXPORT int
 pctx_set_events(pctx_t *p, ...)
 {
+	pctx_sysc_forkfn_t *solfork;
 	struct pctx_ops ops;
 	pctx_event_t ev;
 	va_list ap;
@@ -1220,7 +1224,9 @@ pctx_set_events(pctx_t *p, ...)
 		errno = EINVAL;
 		return -1;
 	}
+	/* Staged: a failed call changes no callback. */
 	ops = p->p_ops;
+	solfork = p->p_solfork;
 	va_start(ap, p);
 	while ((ev = va_arg(ap, pctx_event_t)) != PCTX_NULL_EVENT) {
 		switch (ev) {
@@ -1228,7 +1234,7 @@ pctx_set_events(pctx_t *p, ...)
 			ops.po_exec = va_arg(ap, pctx_sysc_execfn_t *);
 			break;
 		case PCTX_SYSC_FORK_EVENT:
-			p->p_solfork = va_arg(ap, pctx_sysc_forkfn_t *);
+			solfork = va_arg(ap, pctx_sysc_forkfn_t *);
 			ops.po_fork = sol_fork;
 			break;
 		case PCTX_SYSC_EXIT_EVENT:
@@ -1256,6 +1262,7 @@ pctx_set_events(pctx_t *p, ...)
 		}
 	}
 	p->p_ops = ops;
+	p->p_solfork = solfork;
 out:
 	va_end(ap);
 	if (rc != 0)
@@ -1551,13 +1558,16 @@ CPC_EXPORT void
 pctx_release(pctx_t *p)
 {
 	struct proc *pr;
+	int killed = 0, st;
 
 	if (p == NULL)
 		return;
 	if (p->p_created) {
 		for (pr = p->p_procs; pr != NULL; pr = pr->pr_next)
-			if (pr->pr_state == PR_TRACKED)
+			if (pr->pr_state == PR_TRACKED) {
 				(void)kill(pr->pr_pid, SIGKILL);
+				killed |= pr->pr_pid == p->p_pid;
+			}
 		/* Nothing more is reported to the client. */
 		memset(&p->p_ops, 0, sizeof(p->p_ops));
 		for (pr = p->p_procs; pr != NULL; pr = pr->pr_next)
@@ -1566,6 +1576,14 @@ pctx_release(pctx_t *p)
 		release_all(p, 0);
 	}
 	while (p->p_procs != NULL && drain(p, 1) >= 0)
+		;
+	/*
+	 * The process is dropped once no thread of it is left attached,
+	 * which can be before the command's own death report: reap the
+	 * command killed here, or it stays a zombie of the caller.
+	 */
+	while (killed && !p->p_rootdone &&
+	    waitpid(p->p_pid, &st, __WALL) < 0 && errno == EINTR)
 		;
 	pctx_free(p);
 }

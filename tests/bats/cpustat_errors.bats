@@ -262,6 +262,11 @@ teardown() {
 	expect_usage_error "-c 'task-clok': cpc_set_add_request: unknown event 'task-clok'; did you mean 'task-clock'?"
 	run --separate-stderr "$CPUSTAT" --debug -D -c task-clok 1
 	expect_usage_error "-c 'task-clok': cpc_set_add_request: unknown event 'task-clok'; did you mean 'task-clock'?"
+	# the grammar's errors are cpc_strtoset's, -D before -c or after
+	run --separate-stderr "$CPUSTAT" -c pic0=cs,pic0=cs -D 1
+	expect_usage_error "-c 'pic0=cs,pic0=cs': cpc_strtoset: repeated 'pic0' token"
+	run --separate-stderr "$CPUSTAT" -c pic0=cs,pic0=cs 1
+	expect_usage_error "-c 'pic0=cs,pic0=cs': repeated 'pic0' token"
 }
 
 @test "unknown tracepoint, with a suggestion" {

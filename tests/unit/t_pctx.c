@@ -72,6 +72,7 @@ static struct {
 	int		 exitstatus;
 	int		 ticks;
 	pid_t		 forkchild;
+	int		 otherfork;	/* a handler never registered ran */
 } S;
 
 static void
@@ -148,6 +149,20 @@ cb_fork(pctx_t *p, pid_t pid, id_t tid, pid_t child, void *arg)
 {
 	note("fork");
 	S.forkchild = child;
+}
+
+static int
+cb_fini_fails(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	(void)p, (void)pid, (void)tid, (void)arg;
+	return 1;
+}
+
+static void
+cb_fork_other(pctx_t *p, pid_t pid, id_t tid, pid_t child, void *arg)
+{
+	(void)p, (void)pid, (void)tid, (void)child, (void)arg;
+	S.otherfork = 1;
 }
 
 static int
@@ -231,6 +246,36 @@ test_counts(char *self)
 	pctx_release(p);
 }
 
+/*
+ * pctx_release kills a command still tracked, and reaps it: the process
+ * may be dropped before the command's own death report comes.  Here a
+ * thread's fini_lwp fails, pctx_run gives up, and the release kills the
+ * two-thread command; no zombie may be left to the caller.
+ */
+static void
+test_release_reaps(char *self)
+{
+	char *argv[] = { self, "child", "1", "1", "3000", NULL };
+	pid_t pid, r = 0;
+	pctx_t *p;
+	int st, i;
+
+	p = pctx_create(self, argv, NULL, 0, quiet);
+	if (!tap_ok(p != NULL, "release: a command"))
+		return;
+	pid = pctx_pid(p);
+	pctx_set_events(p, PCTX_FINI_LWP_EVENT, cb_fini_fails,
+	    PCTX_NULL_EVENT);
+	tap_ok(pctx_run(p, 0, 0, NULL) == -1, "release: a failing fini_lwp "
+	    "ends pctx_run with -1");
+	pctx_release(p);
+	for (i = 0; i < 50 && (r = waitpid(pid, &st, WNOHANG | __WALL)) == 0;
+	    i++)
+		usleep(20000);
+	tap_ok(r == -1 && errno == ECHILD, "release: the killed command was "
+	    "reaped (waitpid says %d, errno %d)", (int)r, errno);
+}
+
 static void
 test_fork_and_ticks(char *self)
 {
@@ -246,10 +291,15 @@ test_fork_and_ticks(char *self)
 	if (!tap_ok(p != NULL, "pctx_create searches PATH"))
 		return;
 	pctx_set_events(p, PCTX_SYSC_FORK_EVENT, cb_fork, PCTX_NULL_EVENT);
+	/* A failed call changes no callback, the fork one included. */
+	tap_ok(pctx_set_events(p, PCTX_SYSC_FORK_EVENT, cb_fork_other, 99,
+	    cb_fork_other, PCTX_NULL_EVENT) == -1 && errno == EINVAL,
+	    "pctx_set_events with an unknown tag: EINVAL");
 	tap_ok(pctx_run(p, 20, 3, cb_tick) == 0,
 	    "pctx_run returns 0 when the sample budget is spent");
 	tap_u64(S.ticks, 3, "three ticks of the one thread");
 	tap_ok(S.forkchild > 0, "the fork handler named the child");
+	tap_ok(!S.otherfork, "the handler of the failed call never ran");
 	tap_ok(pctx_wait(p, &st) == 0 && WIFEXITED(st) &&
 	    WEXITSTATUS(st) == 4, "released, the command ran to its end");
 	pctx_release(p);
@@ -383,6 +433,7 @@ main(int argc, char **argv)
 	test_errors();
 	test_kill(self);
 	test_pdeathsig(self);
+	test_release_reaps(self);
 	if (geteuid() != 0 || access("/sys/kernel/tracing/events/syscalls",
 	    R_OK) != 0) {
 		tap_skip("needs root and tracefs", "per-thread exact counts");
