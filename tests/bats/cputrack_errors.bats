@@ -133,9 +133,9 @@ ct_usage_error() {
 	expect_status 1
 	expect_eq "$stderr" "cputrack: cannot trace pid 2: it is a kernel thread, which runs no program to count"
 	wl=$(workload slowloop)
-	"$wl" -t 2 -x 0 3000 >/dev/null &
+	"$wl" -t 2 -x 0 30000 >/dev/null &
 	pid=$!
-	wait_until 5 test "$(ls "/proc/$pid/task" | wc -l)" -eq 2
+	wait_until 10 has_threads "$pid" 2
 	tid=$(ls "/proc/$pid/task" | grep -vx "$pid")
 	run --separate-stderr "$CPUTRACK" -c page-faults -p "$tid"
 	kill -USR1 "$pid"
@@ -149,13 +149,11 @@ ct_usage_error() {
 	local getpid out
 	getpid=$(workload getpid_n)
 	out=$BATS_TEST_TMPDIR/first
-	"$CPUTRACK" -T 0 -o "$out" -c page-faults "$getpid" -a 3000 1 &
+	"$CPUTRACK" -T 0 -o "$out" -c page-faults "$getpid" -a 30000 1 &
 	BG_PID=$!
-	local kid i
-	for i in $(seq 50); do
-		kid=$(pgrep -P "$BG_PID") && break
-		sleep 0.1
-	done
+	local kid
+	# its child once seized (it is forked first, then traced)
+	wait_until 30 eval 'kid=$(pgrep -P "$BG_PID") && traced_by "$kid" "$BG_PID"'
 	run --separate-stderr "$CPUTRACK" -c page-faults -p "$kid"
 	expect_status 1
 	expect_eq "$stderr" "cputrack: cannot trace pid $kid: it is already being traced by pid $BG_PID (cputrack)"
@@ -164,7 +162,7 @@ ct_usage_error() {
 @test "unprivileged: tracing another user's process is refused with the reason" {
 	requires unpriv_user
 	make_user
-	sleep 3 &
+	sleep 30 &
 	BG_PID=$!
 	run --separate-stderr as_user_cmd "$TEST_CPUTRACK" -c page-faults -p "$BG_PID"
 	expect_status 1
@@ -252,17 +250,15 @@ ct_usage_error() {
 	wl=$(workload slowloop)
 	"$wl" 10000 >/dev/null &
 	BG_PID=$!
+	# the workload, not the shell about to exec it (an exec would end
+	# the tracking before the first tick)
+	wait_until 10 proc_exe_is "$BG_PID" "$wl"
 	run --separate-stderr "$CPUTRACK" -n -T 0.1 -o /dev/full -c page-faults \
 	    -p "$BG_PID"
 	expect_status 1
 	expect_eq "$stderr" "cputrack: write error: No space left on device" \
 	    "stderr"
 	kill -0 "$BG_PID" || fail_with "the process did not survive"
-}
-
-# has_threads PID N: process PID has N threads.
-has_threads() {
-	[ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -eq "$2" ]
 }
 
 @test "-p: a thread already traced by another tracer: the message names it and its tracer" {
@@ -273,7 +269,7 @@ has_threads() {
 	"$wl" -t 3 10000 >/dev/null &
 	BG_PID=$!
 	pid=$BG_PID
-	wait_until 5 has_threads "$pid" 3
+	wait_until 10 has_threads "$pid" 3
 	tid=$(ls "/proc/$pid/task" | sort -n | tail -1)
 	"$tracer" "$tid" >"$BATS_TEST_TMPDIR/ready" &
 	tp=$!

@@ -262,11 +262,12 @@ sum_ticks() {
 }
 
 @test "-p: attach to a running process, three ticks with -N 3, detach; it ends normally" {
-	local wl pid st
+	local wl pid st t
 	wl=$(workload slowloop)
 	"$wl" -i 5 -x 7 2500 >"$BATS_TEST_TMPDIR/wl.out" &
 	pid=$!
-	sleep 0.2
+	# attach to the workload, not to the shell that is about to exec it
+	wait_until 10 proc_exe_is "$pid" "$wl"
 	run --separate-stderr "$CPUTRACK" -T 0.2 -N 3 -o "$OUT" -c "$EV" -p "$pid"
 	expect_status 0
 	expect_eq "$stderr" "" "stderr"
@@ -274,8 +275,13 @@ sum_ticks() {
 	expect_eq "$(rows tick | wc -l)" 3 "tick lines"
 	expect_eq "$(rows total | awk '{ print $4 }')" "$(sum_ticks "$pid")" \
 	    "the total line = the ticks"
-	expect_range "$(rows total | awk '{ print $4 }')" 40 130 \
-	    "calls in 0.6 s at one per 5 ms"
+	# At most one call per 5 ms of the counting, which ends with the
+	# third tick: 0.6 s, or later when cputrack was late for it (its
+	# time column says when).
+	t=$(rows tick | awk 'END { print $1 }')
+	expect_range "$(rows total | awk '{ print $4 }')" 40 \
+	    "$(awk -v t="$t" 'BEGIN { printf "%d", (t < 0.6 ? 0.6 : t) * 200 + 10 }')" \
+	    "calls in the ${t} s of the 3 ticks at one per 5 ms"
 	wait "$pid" && st=0 || st=$?
 	expect_eq "$st" 7 "the process's own exit status after the detach"
 	expect_match "$(cat "$BATS_TEST_TMPDIR/wl.out")" "^slowloop $pid [0-9]+$"
@@ -285,9 +291,10 @@ sum_ticks() {
 @test "-p: every thread of a multi-threaded process; counts until it exits" {
 	local wl pid want
 	wl=$(workload slowloop)
-	"$wl" -i 5 -t 3 -x 0 800 >"$BATS_TEST_TMPDIR/wl.out" &
+	"$wl" -i 5 -t 3 -x 0 2000 >"$BATS_TEST_TMPDIR/wl.out" &
 	pid=$!
-	sleep 0.2
+	# the workload with its three threads (not the shell before its exec)
+	wait_until 10 has_threads "$pid" 3
 	run --separate-stderr "$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" -p "$pid"
 	expect_status 0
 	wait "$pid"
@@ -295,7 +302,7 @@ sum_ticks() {
 	    "threads ticked"
 	expect_eq "$(rows exit | wc -l)" 1 "exit line"
 	want=$(awk '{ print $3 }' "$BATS_TEST_TMPDIR/wl.out")
-	# attached 0.2 s late: counted at most the calls the process made
+	# attached late: counted at most the calls the process made
 	expect_range "$(rows exit | awk '{ print $4 }')" 1 "$want" "exit"
 }
 
@@ -303,9 +310,9 @@ sum_ticks() {
 	local wl pid want
 	wl=$(workload slowloop)
 	# two loopers and the thread that reports; the main thread is gone
-	"$wl" -m -i 5 -t 3 -x 0 800 >"$BATS_TEST_TMPDIR/wl.out" &
+	"$wl" -m -i 5 -t 3 -x 0 2000 >"$BATS_TEST_TMPDIR/wl.out" &
 	pid=$!
-	wait_until 5 grep -q '^State:.*Z' "/proc/$pid/status"
+	wait_until 10 grep -q '^State:.*Z' "/proc/$pid/status"
 	run --separate-stderr "$CPUTRACK" -T 0.1 -o "$OUT" -c "$EV" -p "$pid"
 	expect_status 0
 	expect_eq "$stderr" "" "stderr"
@@ -324,10 +331,10 @@ sum_ticks() {
 	getpid=$(workload getpid_n)
 	"$CPUTRACK" -T 0.2 -o "$OUT" -c "$EV" "$getpid" -a 5000 1234 &
 	pid=$!
-	for i in $(seq 50); do
-		[ "$(rows tick | wc -l)" -ge 1 ] && break
-		sleep 0.1
-	done
+	# the command has made its calls (it sleeps its -a) and ticked
+	wait_until 30 cmd_runs "$pid" "$getpid"
+	wait_until 30 proc_nanosleeps "$KID"
+	wait_until 30 has_row tick
 	kill -TERM "$pid"
 	wait "$pid" && st=0 || st=$?
 	expect_eq "$st" 143 "exit status: the command's (128 + SIGTERM)"
@@ -344,10 +351,9 @@ sum_ticks() {
 	env --default-signal=INT "$CPUTRACK" -T 0.2 -o "$OUT" -c "$EV" \
 	    "$getpid" -a 5000 99 &
 	pid=$!
-	for i in $(seq 50); do
-		[ "$(rows tick | wc -l)" -ge 1 ] && break
-		sleep 0.1
-	done
+	wait_until 30 cmd_runs "$pid" "$getpid"
+	wait_until 30 proc_nanosleeps "$KID"
+	wait_until 30 has_row tick
 	kill -INT "$pid"
 	wait "$pid" && st=0 || st=$?
 	expect_eq "$st" 130 "exit status"
@@ -356,19 +362,29 @@ sum_ticks() {
 
 @test "^C at a terminal: a total line; the command handles its SIGINT, lives on, and its status is cputrack's" {
 	command -v script >/dev/null || skip "needs script(1) for a terminal"
-	local log=$BATS_TEST_TMPDIR/ints ready=$BATS_TEST_TMPDIR/ready i
+	local log=$BATS_TEST_TMPDIR/ints ready=$BATS_TEST_TMPDIR/ready
+	local fifo=$BATS_TEST_TMPDIR/keys spid fd st
 	# The terminal signals the whole foreground group (si_code
 	# SI_KERNEL), so cputrack does not send its own (a second SIGINT
 	# sent at once would merge with the first, so this cannot be told
 	# from here).  The command says when its trap is set; the ^C is
 	# typed only then (typed earlier it would kill the shell starting
 	# the command).  It waits for the signal, notes it, and exits 7.
-	(for i in $(seq 300); do [ -e "$ready" ] && break; sleep 0.1; done
-	 printf '\003'
-	 for i in $(seq 100); do [ -s "$log" ] && break; sleep 0.1; done
-	 sleep 0.5) | timeout 60 script -qec \
+	# script(1) reads the keys from a fifo held open until it has ended,
+	# so no end of its input can reach the session early.
+	mkfifo "$fifo"
+	timeout 60 script -qec \
 	    "$CPUTRACK -T 0 -o $OUT -c task-clock sh -c 'trap \"echo INT >> $log; got=1\" INT; : > $ready; n=0; while [ -z \"\$got\" ] && [ \$n -lt 300 ]; do sleep 0.1; n=\$((n + 1)); done; exit 7'" \
-	    /dev/null >/dev/null && st=0 || st=$?
+	    /dev/null <"$fifo" >/dev/null &
+	spid=$!
+	KILL_PIDS+=("$spid")
+	exec {fd}>"$fifo"
+	wait_until 30 test -e "$ready" || { exec {fd}>&-; return 1; }
+	printf '\003' >&"$fd"
+	wait_exit "$spid" 70 || { exec {fd}>&-; return 1; }
+	exec {fd}>&-
+	st=$WAIT_STATUS
+	KILL_PIDS=()
 	expect_eq "$(cat "$log")" INT "the command's trap ran"
 	expect_eq "$st" 7 "exit status: the command's, which lived on"
 	expect_eq "$(rows total | wc -l)" 1 "a total line at the ^C"
@@ -380,13 +396,10 @@ sum_ticks() {
 	"$CPUTRACK" -T 0 -o "$OUT" -c "$EV" "$getpid" -a 5000 77 &
 	pid=$!
 	# the command once it runs the workload (not cputrack's child
-	# before its exec), then time for its 77 calls
-	for i in $(seq 100); do
-		kid=$(pgrep -P "$pid") &&
-		    [ "$(readlink "/proc/$kid/exe")" = "$getpid" ] && break
-		sleep 0.1
-	done
-	sleep 0.2
+	# before its exec), and once its 77 calls are made: it sleeps its -a
+	wait_until 30 cmd_runs "$pid" "$getpid"
+	kid=$KID
+	wait_until 30 proc_nanosleeps "$kid"
 	kill -KILL "$kid"
 	wait "$pid" && st=0 || st=$?
 	expect_eq "$st" 137 "exit status"
@@ -396,8 +409,10 @@ sum_ticks() {
 @test "-N: each process is let go after N ticks with a total; the command's status" {
 	local getpid
 	getpid=$(workload getpid_n)
+	# The command ends only once it was let go (the total line is out),
+	# giving up after 20 s.
 	run --separate-stderr "$CPUTRACK" -T 0.1 -N 2 -o "$OUT" -c "$EV" \
-	    sh -c "$getpid 10; sleep 0.5; exit 5"
+	    sh -c "$getpid 10; n=0; until grep -q ' total ' $OUT || [ \$n -ge 400 ]; do sleep 0.05; n=\$((n + 1)); done; exit 5"
 	expect_status 5
 	expect_eq "$(rows tick | wc -l)" 2 "tick lines"
 	expect_eq "$(rows total | wc -l)" 1 "total line"
@@ -481,6 +496,12 @@ sum_ticks() {
 # has_row KIND: the output has a line of that kind yet.
 has_row() {
 	[ -e "$OUT" ] && [ -n "$(rows "$1")" ]
+}
+
+# cmd_runs PID PROG: cputrack PID's command runs PROG (it has exec'd);
+# sets KID to its pid.
+cmd_runs() {
+	KID=$(pgrep -P "$1") && proc_exe_is "$KID" "$2"
 }
 
 @test "SIGTERM once -N released the command: it is forwarded, the status is 143" {

@@ -619,3 +619,32 @@ proc_gone() {
 since() {
 	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
 }
+
+# proc_exe_is PID PROG: PID runs PROG (it has exec'd it: a background
+# job's pid is first a copy of this shell).
+proc_exe_is() {
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$2" ]
+}
+
+# proc_nanosleeps PID: PID (a single-threaded workload) is blocked in
+# nanosleep(2): a workload's -a sleep, so its calls are all made.  Not
+# merely stopped (t) by a tracer, nor running.  When the kernel does not
+# name wait channels (wchan "0"), the state alone decides.
+proc_nanosleeps() {
+	local st wchan
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+	[ "$st" = S ] || return 1
+	wchan=$(cat "/proc/$1/wchan" 2>/dev/null) || wchan=0
+	[ "$wchan" = 0 ] || [ -z "$wchan" ] || [[ $wchan == *nanosleep* ]]
+}
+
+# traced_by PID TRACER: PID is being traced (ptrace) by TRACER.
+traced_by() {
+	[ "$(sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$1/status" \
+	    2>/dev/null)" = "$2" ]
+}
+
+# has_threads PID N: process PID has N threads.
+has_threads() {
+	[ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -eq "$2" ]
+}
