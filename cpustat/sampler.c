@@ -103,6 +103,7 @@ static int64_t		 g_rest;	/* -p rest after each cycle, ns */
 static unsigned long long g_count;	/* samples per CPU, 0 = forever */
 static pthread_mutex_t	 g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t	 g_cv_main = PTHREAD_COND_INITIALIZER;
+static int		 g_nready;	/* CPU threads set up, under g_lock */
 static int		 g_stopfd = -1;	/* readable once told to stop */
 static atomic_int	 g_stop;
 static struct cpu	*g_cpus;
@@ -574,16 +575,28 @@ sample_loop(struct cpu *c, unsigned long long k)
 	}
 }
 
+/* This CPU thread has set up its counters (or failed to): main waits. */
+static void
+ready(void)
+{
+	pthread_mutex_lock(&g_lock);
+	g_nready++;
+	pthread_cond_broadcast(&g_cv_main);
+	pthread_mutex_unlock(&g_lock);
+}
+
 static void *
 cpu_main(void *arg)
 {
 	struct cpu *c = arg;
 	unsigned long long k;
+	int rc;
 
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if ((tl_timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0) {
 		errh_set("cannot create a timer: %s", strerror(errno));
 		fail(c, 1);
+		ready();
 		post_kind(c, ULLONG_MAX, R_DONE, NULL);
 		return NULL;
 	}
@@ -595,7 +608,9 @@ cpu_main(void *arg)
 		if (any)
 			soak_start(c);
 	}
-	if (setup(c, 1) == 0)
+	rc = setup(c, 1);
+	ready();
+	if (rc == 0)
 		sample_loop(c, 1);
 	else if (c->c_grp == NULL)
 		fail(c, 1);	/* not even the sets: nothing to bind later */
@@ -857,7 +872,7 @@ run(cpc_t *cpc, const struct opts *o)
 {
 	struct cpu *cpus;
 	pthread_t sigthr;
-	int ncpu, i, rc, cycle;
+	int ncpu, i, rc, cycle, started;
 
 	g_opts = o;
 	g_cpc = cpc;
@@ -898,11 +913,8 @@ run(cpc_t *cpc, const struct opts *o)
 		err(1, "cannot create the signal thread");
 	pthread_detach(sigthr);
 
-	if (!o->o_noheader)
-		print_title(o);
-	fflush(stdout);
 	init_clock();
-	for (i = 0; i < ncpu; i++) {
+	for (i = 0, started = 0; i < ncpu; i++) {
 		if (pthread_create(&cpus[i].c_thr, NULL, cpu_main,
 		    &cpus[i]) != 0) {
 			warnx("cannot create a thread for cpu %d",
@@ -913,7 +925,19 @@ run(cpc_t *cpc, const struct opts *o)
 			continue;
 		}
 		cpus[i].c_started = 1;
+		started++;
 	}
+	/*
+	 * The title once every CPU counts (or has failed to): a line after
+	 * it, or a program started once it is out, is counted.
+	 */
+	pthread_mutex_lock(&g_lock);
+	while (g_nready < started)
+		pthread_cond_wait(&g_cv_main, &g_lock);
+	pthread_mutex_unlock(&g_lock);
+	if (!o->o_noheader)
+		print_title(o);
+	fflush(stdout);
 	rc = print_loop(o, cpus, ncpu);
 	if (rc < 0)
 		stop_all();	/* stdout is gone: stop the threads */
