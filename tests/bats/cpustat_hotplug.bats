@@ -102,6 +102,17 @@ cpu_times() {
 
 # expect_back_once: the run ended with status 0, and stderr says once that
 # cpu 1 went offline and once that it came back, and nothing else.
+# blip ARG...: cpustat ARG... 1.5 3 in the background, cpu 1 offline
+# 0.3 s into interval 1 and back 0.3 s later.
+blip() {
+	bg_start "$OUT" "$ERR" "$@" 1.5 3
+	wait_lines "$OUT" 1 10		# the title: interval 1 has begun
+	sleep 0.3
+	offline
+	sleep 0.3
+	online
+}
+
 # expect_times CPU1 OTHERS: the sample times of cpu 1, and of every other.
 expect_times() {
 	local c
@@ -167,12 +178,7 @@ thread_spins_on() {
 
 @test "a CPU offline and back within one interval: reported both ways, counted from the next interval" {
 	local i
-	bg_start "$OUT" "$ERR" -c cs,cpu-clock 1.5 3
-	wait_lines "$OUT" 1 10		# the title: interval 1 has begun
-	sleep 0.3
-	offline
-	sleep 0.3
-	online
+	blip -c cs,cpu-clock
 	# The groups of cpu 1 died with it (the next read fails although it
 	# is back): interval 1 is lost, 2 and 3 are counted in full.
 	expect_back_once
@@ -190,12 +196,7 @@ thread_spins_on() {
 	local i
 	# A lone event's group reads on after the kernel detached it, its
 	# count frozen: only its enabled time, no longer growing, tells.
-	bg_start "$OUT" "$ERR" -c cpu-clock 1.5 3
-	wait_lines "$OUT" 1 10		# the title: interval 1 has begun
-	sleep 0.3
-	offline
-	sleep 0.3
-	online
+	blip -c cpu-clock
 	expect_back_once
 	expect_times "3.0 4.5" "1.5 3.0 4.5"
 	for i in "${!S_TIME[@]}"; do

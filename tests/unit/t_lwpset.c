@@ -23,18 +23,8 @@
 #include <libcpc.h>
 #include <libpctx.h>
 
+#include "getpids.h"
 #include "tap.h"
-
-#define EV	"syscalls:sys_enter_getpid"
-
-static void
-getpids(long n)
-{
-	long i;
-
-	for (i = 0; i < n; i++)
-		(void)syscall(SYS_getpid);
-}
 
 static cpc_set_t *
 getpid_set(cpc_t *cpc)

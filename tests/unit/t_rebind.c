@@ -18,18 +18,8 @@
 
 #include <libcpc.h>
 
+#include "getpids.h"
 #include "tap.h"
-
-#define EV	"syscalls:sys_enter_getpid"
-
-static void
-getpids(long n)
-{
-	long i;
-
-	for (i = 0; i < n; i++)
-		(void)syscall(SYS_getpid);
-}
 
 static void *
 child(void *arg)
