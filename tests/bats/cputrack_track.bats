@@ -494,9 +494,10 @@ sum_ticks() {
 	    -c page-faults,task-clock "$touch" 500
 	expect_status 0
 	expect_eq "$stderr" "" "stderr"
-	# the start-up's own faults vary by a page or two between runs
+	# the start-up's own faults vary by a few pages between runs (CI
+	# once saw 4 fewer than the run before)
 	expect_range "$(awk '$3 == "exit" { print $4 }' <<<"$output")" \
-	    $((base + 497)) $((base + 503)) "page faults: 500 more than none"
+	    $((base + 490)) $((base + 510)) "page faults: 500 more than none"
 	expect_range "$(awk '$3 == "exit" { print $5 }' <<<"$output")" 1 \
 	    10000000000 "task-clock ns"
 }
