@@ -379,10 +379,13 @@ sum_ticks() {
 	# typed only then (typed earlier it would kill the shell starting
 	# the command).  It waits for the signal, notes it, and exits 7.
 	# script(1) reads the keys from a fifo held open until it has ended,
-	# so no end of its input can reach the session early.
+	# so no end of its input can reach the session early.  script(1)
+	# runs the line with $SHELL -c: the exec makes cputrack the session's
+	# foreground process whatever that shell is (dash, CI's /bin/sh,
+	# would else die of the ^C itself while waiting, and report 130).
 	mkfifo "$fifo"
 	timeout 60 script -qec \
-	    "$CPUTRACK -T 0 -o $OUT -c task-clock sh -c 'trap \"echo INT >> $log; got=1\" INT; : > $ready; n=0; while [ -z \"\$got\" ] && [ \$n -lt 300 ]; do sleep 0.1; n=\$((n + 1)); done; exit 7'" \
+	    "exec $CPUTRACK -T 0 -o $OUT -c task-clock sh -c 'trap \"echo INT >> $log; got=1\" INT; : > $ready; n=0; while [ -z \"\$got\" ] && [ \$n -lt 300 ]; do sleep 0.1; n=\$((n + 1)); done; exit 7'" \
 	    /dev/null <"$fifo" >/dev/null &
 	spid=$!
 	KILL_PIDS+=("$spid")
