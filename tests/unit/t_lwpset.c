@@ -24,6 +24,7 @@
 #include <libpctx.h>
 
 #include "getpids.h"
+#include "steps.h"
 #include "tap.h"
 
 static cpc_set_t *
@@ -54,23 +55,9 @@ value(cpc_t *cpc, cpc_set_t *set)
 struct peer {
 	cpc_t		*cpc;
 	cpc_set_t	*set;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	int		 step;		/* 1 bound, 2 go on */
+	struct steps	 st;		/* 1 bound, 2 go on */
 	int		 bound, restart, restart_errno, disable, disable_errno;
 };
-
-static void
-peer_step(struct peer *p, int step, int wait_for)
-{
-	pthread_mutex_lock(&p->mu);
-	if (step)
-		p->step = step;
-	pthread_cond_broadcast(&p->cv);
-	while (wait_for && p->step < wait_for)
-		pthread_cond_wait(&p->cv, &p->mu);
-	pthread_mutex_unlock(&p->mu);
-}
 
 static void *
 peer_main(void *arg)
@@ -78,7 +65,7 @@ peer_main(void *arg)
 	struct peer *p = arg;
 
 	p->bound = cpc_bind_curlwp(p->cpc, p->set, 0);
-	peer_step(p, 1, 2);
+	steps_go(&p->st, 1, 2);
 	errno = 0;
 	p->restart = cpc_set_restart(p->cpc, NULL);
 	p->restart_errno = errno;
@@ -283,8 +270,7 @@ static void
 from_another_thread(cpc_t *cpc, int destroy)
 {
 	struct peer p = {
-		.cpc = cpc, .mu = PTHREAD_MUTEX_INITIALIZER,
-		.cv = PTHREAD_COND_INITIALIZER,
+		.cpc = cpc, .st = STEPS_INIT,
 	};
 	const char *what = destroy ? "destroyed" : "unbound";
 	pthread_t t;
@@ -292,13 +278,13 @@ from_another_thread(cpc_t *cpc, int destroy)
 	if (!tap_ok((p.set = getpid_set(cpc)) != NULL, "a getpid set"))
 		return;
 	pthread_create(&t, NULL, peer_main, &p);
-	peer_step(&p, 0, 1);
+	steps_go(&p.st, 0, 1);
 	tap_ok(p.bound == 0, "the set bound by a second thread");
 	if (destroy)
 		tap_ok(cpc_set_destroy(cpc, p.set) == 0, "destroyed by main");
 	else
 		tap_ok(cpc_unbind(cpc, p.set) == 0, "unbound by main");
-	peer_step(&p, 2, 0);
+	steps_go(&p.st, 2, 0);
 	pthread_join(t, NULL);
 	tap_ok(p.restart == -1 && p.restart_errno == EINVAL,
 	    "set %s elsewhere: the thread's cpc_set_restart is EINVAL", what);

@@ -19,6 +19,7 @@
 #include <libcpc.h>
 
 #include "getpids.h"
+#include "steps.h"
 #include "tap.h"
 
 static void *
@@ -70,23 +71,9 @@ struct pinned {
 	cpc_set_t	*set;
 	pid_t		 tid;
 	int		 bound;
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	int		 step;		/* 1 bound, 2 let go, 3 checked */
+	struct steps	 st;		/* 1 bound, 2 let go, 3 checked */
 	unsigned long	 after;		/* its mask once let go */
 };
-
-static void
-pinned_step(struct pinned *p, int step, int wait_for)
-{
-	pthread_mutex_lock(&p->mu);
-	if (step)
-		p->step = step;
-	pthread_cond_broadcast(&p->cv);
-	while (wait_for && p->step < wait_for)
-		pthread_cond_wait(&p->cv, &p->mu);
-	pthread_mutex_unlock(&p->mu);
-}
 
 static void *
 pinned_main(void *arg)
@@ -95,9 +82,9 @@ pinned_main(void *arg)
 
 	p->tid = (pid_t)syscall(SYS_gettid);
 	p->bound = cpc_bind_cpu(p->cpc, 1, p->set, 0);
-	pinned_step(p, 1, 2);
+	steps_go(&p->st, 1, 2);
 	p->after = mask_of(0);
-	pinned_step(p, 3, 0);
+	steps_go(&p->st, 3, 0);
 	return NULL;
 }
 
@@ -109,7 +96,7 @@ static void
 let_go_elsewhere(int how, const char *what)
 {
 	struct pinned p = {
-		.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+		.st = STEPS_INIT,
 	};
 	unsigned long mine = mask_of(0), all;
 	cpu_set_t back;
@@ -127,7 +114,7 @@ let_go_elsewhere(int how, const char *what)
 		return;
 	}
 	pthread_create(&t, NULL, pinned_main, &p);
-	pinned_step(&p, 0, 1);
+	steps_go(&p.st, 0, 1);
 	pin_self(0);
 	if (p.bound == 0) {
 		switch (how) {
@@ -144,7 +131,7 @@ let_go_elsewhere(int how, const char *what)
 		    "to CPU 0 (%#lx)", mask_of(0));
 		cpc_unbind(p.cpc, p.set);
 	}
-	pinned_step(&p, 2, 3);
+	steps_go(&p.st, 2, 3);
 	pthread_join(t, NULL);
 	tap_ok(p.after == all, "the thread it pinned has its %#lx back "
 	    "(%#lx)", all, p.after);
