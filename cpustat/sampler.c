@@ -555,7 +555,7 @@ sample_loop(struct cpu *c, unsigned long long k)
 			continue;
 		}
 		post_sample(c, k);
-		if (last || k == g_count)
+		if (last)
 			return;
 		/*
 		 * Woken more than an interval late (stopped, starved): this

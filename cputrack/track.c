@@ -57,10 +57,8 @@ static struct {
 	int		 titled;	/* the title line is out */
 	int		 rootstatus;	/* -p: the wait status at exit */
 	int		 rootexited;
-	volatile sig_atomic_t sig;	/* the interrupting signal */
+	volatile sig_atomic_t sig;	/* caught, not yet forwarded: 0 none */
 	volatile sig_atomic_t sigfwd;	/* forward it to the command */
-	volatile sig_atomic_t nsig;	/* signals caught so far */
-	sig_atomic_t	 nfwd;		/* nsig when last forwarded */
 } T;
 
 /* The signals that end the tracking. */
@@ -572,7 +570,6 @@ on_signal(int sig, siginfo_t *si, void *uc)
 	T.sig = sig;
 	/* The terminal signalled the command itself already. */
 	T.sigfwd = si == NULL || si->si_code != SI_KERNEL;
-	T.nsig++;
 	pctx_terminate(T.pctx);
 }
 
@@ -622,10 +619,10 @@ forward(void)
 	sigset_t old;
 
 	block_endsigs(&old);
-	if (T.nsig != T.nfwd) {
-		T.nfwd = T.nsig;
+	if (T.sig != 0) {
 		if (T.sigfwd)
 			(void)pctx_kill(T.pctx, T.sig);
+		T.sig = 0;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -224,11 +224,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	/* open_one reads the target from the set. */
-	set->cs_kind = t->t_kind;
-	set->cs_cpu = t->t_cpu;
-	set->cs_tid = t->t_tid;
-	set->cs_inherit = t->t_inherit;
+	/* open_one reads the target from the set (bind_target set it). */
 	for (i = 0; i < n; i++) {
 		int sub = i >= set->cs_nreqs, k = opened(set, lead, i);
 		struct cpc_request *r = &set->cs_reqs[k];
@@ -413,9 +409,12 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
 	    perf_read_raw(set) != 0)
 		return -1;
-	set->cs_ena0 = set->cs_enalast = rb[1];
-	set->cs_hrlast = cpc_hrnow();
+	set->cs_ena0 = rb[1];
 	set->cs_run0 = rb[2];
+	if (set->cs_kind == CPC_BIND_CPU) {
+		set->cs_enalast = rb[1];
+		set->cs_hrlast = cpc_hrnow();
+	}
 	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
 		return -1;
 	return set->cs_ovf ? ovf_rearm(set, 1) : 0;
@@ -458,17 +457,19 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	 * the two clocks.  (A thread's group waits while the thread sleeps:
 	 * there this says nothing.)
 	 */
-	now = cpc_hrnow();
-	if (set->cs_kind == CPC_BIND_CPU &&
-	    (rb[1] - set->cs_enalast) + (uint64_t)(now - set->cs_hrlast) / 8 +
-	    1000000 < (uint64_t)(now - set->cs_hrlast)) {
-		cpc_err(cpc, "cpc_set_sample", -1, "the counters of cpu %d "
-		    "stopped (it went offline?)", set->cs_cpu);
-		errno = EIO;
-		return -1;
+	if (set->cs_kind == CPC_BIND_CPU) {
+		now = cpc_hrnow();
+		if ((rb[1] - set->cs_enalast) +
+		    (uint64_t)(now - set->cs_hrlast) / 8 + 1000000 <
+		    (uint64_t)(now - set->cs_hrlast)) {
+			cpc_err(cpc, "cpc_set_sample", -1, "the counters of "
+			    "cpu %d stopped (it went offline?)", set->cs_cpu);
+			errno = EIO;
+			return -1;
+		}
+		set->cs_enalast = rb[1];
+		set->cs_hrlast = now;
 	}
-	set->cs_enalast = rb[1];
-	set->cs_hrlast = now;
 	ena = rb[1] - set->cs_ena0;
 	run = rb[2] - set->cs_run0;
 	/* 1: time-shared; 3: never had a counter (the values are 0). */

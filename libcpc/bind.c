@@ -82,11 +82,7 @@ slot_exit(void *unused)
 static void
 fork_prepare(void)
 {
-	sigset_t all;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &fork_mask);
-	pthread_mutex_lock(&slot_lock);
+	slot_lock_take(&fork_mask);
 	pthread_mutex_lock(&tid_lock);
 }
 
@@ -94,8 +90,7 @@ static void
 fork_parent(void)
 {
 	pthread_mutex_unlock(&tid_lock);
-	pthread_mutex_unlock(&slot_lock);
-	pthread_sigmask(SIG_SETMASK, &fork_mask, NULL);
+	slot_lock_drop(&fork_mask);
 }
 
 static void
@@ -335,13 +330,13 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		if (set->cs_open)
 			cpc->c_be->be_close(cpc, set);
 		set->cs_open = 0;
-		if (cpc->c_be->be_open(cpc, set, t) != 0)
-			return -1;
-		set->cs_open = 1;
 		set->cs_kind = t->t_kind;
 		set->cs_cpu = t->t_cpu;
 		set->cs_tid = t->t_tid;
 		set->cs_inherit = t->t_inherit;
+		if (cpc->c_be->be_open(cpc, set, t) != 0)
+			return -1;
+		set->cs_open = 1;
 	}
 	set->cs_tick0 = cpc_ticknow();
 	if (cpc->c_be->be_start(cpc, set) != 0)

@@ -180,6 +180,21 @@ base_name(const char *name, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* libpfm4's perf encoding of name, counting both modes, into *attr. */
+static int
+pfm_encode(const char *name, struct perf_event_attr *attr)
+{
+	pfm_perf_encode_arg_t arg;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(&arg, 0, sizeof(arg));
+	attr->size = sizeof(*attr);
+	arg.attr = attr;
+	arg.size = sizeof(arg);
+	return pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
+	    PFM_OS_PERF_EVENT, &arg);
+}
+
 /*
  * 0 and ev filled; 1 when libpfm4 has no such event (nothing reported);
  * -1 when the event exists but the rest of the name is wrong (reported).
@@ -189,7 +204,6 @@ cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
     struct cpc_event *ev)
 {
 	struct perf_event_attr attr;
-	pfm_perf_encode_arg_t arg;
 	pfm_event_info_t ei;
 	pfm_pmu_info_t pi;
 	char base[CPC_MAX_EVENT_LEN];
@@ -210,14 +224,7 @@ cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
 	/* perf:: and perf_raw:: repeat stage 3 and 6; they are not native. */
 	if (pi.type == PFM_PMU_TYPE_OS_GENERIC)
 		return 1;
-	memset(&attr, 0, sizeof(attr));
-	memset(&arg, 0, sizeof(arg));
-	attr.size = sizeof(attr);
-	arg.attr = &attr;
-	arg.size = sizeof(arg);
-	rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
-	    PFM_OS_PERF_EVENT, &arg);
-	if (rc != PFM_SUCCESS) {
+	if ((rc = pfm_encode(name, &attr)) != PFM_SUCCESS) {
 		pfm_report(cpc, fn, name, idx, rc);
 		return -1;
 	}
@@ -249,18 +256,11 @@ static enum cpc_pfm_how
 name_how(const pfm_pmu_info_t *pi, const char *evname)
 {
 	struct perf_event_attr attr;
-	pfm_perf_encode_arg_t arg;
 	char name[CPC_MAX_EVENT_LEN];
 	int rc;
 
-	memset(&attr, 0, sizeof(attr));
-	memset(&arg, 0, sizeof(arg));
-	attr.size = sizeof(attr);
-	arg.attr = &attr;
-	arg.size = sizeof(arg);
 	snprintf(name, sizeof(name), "%s::%s", pi->name, evname);
-	rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
-	    PFM_OS_PERF_EVENT, &arg);
+	rc = pfm_encode(name, &attr);
 	return rc == PFM_SUCCESS ? CPC_PFM_ENCODES : rc == PFM_ERR_UMASK ?
 	    CPC_PFM_NEEDS_UMASK : CPC_PFM_REFUSED;
 }

@@ -1139,6 +1139,7 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 	pid_t etid = pid;
 	int n, e = 0, passes = 0;
 	long tgid;
+	char state;
 
 	if ((p = pctx_alloc(arg, verbose, errfn)) == NULL) {
 		pctx_err(NULL, "capture", "%s", strerror(errno));
@@ -1151,8 +1152,8 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (thread_state(pid, pid) == 0 || (tgid = status_field(pid,
-	    "Tgid")) <= 0) {
+	if ((state = thread_state(pid, pid)) == 0 ||
+	    (tgid = status_field(pid, "Tgid")) <= 0) {
 		pctx_err(p, "capture", "process %d does not exist", (int)pid);
 		pctx_free(p);
 		errno = ESRCH;
@@ -1165,7 +1166,7 @@ pctx_capture(pid_t pid, void *arg, int verbose, pctx_errfn_t *errfn)
 		errno = ESRCH;
 		return NULL;
 	}
-	if (thread_state(pid, pid) == 'Z' && !any_thread_alive(pid)) {
+	if (state == 'Z' && !any_thread_alive(pid)) {
 		pctx_err(p, "capture", "process %d is a zombie", (int)pid);
 		pctx_free(p);
 		errno = ESRCH;

@@ -120,13 +120,6 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		    "%u requests here", cpc_npic(cpc));
 		return -1;
 	}
-	/* Refused, not cut: a shorter name may be another event. */
-	if (strlen(event) >= CPC_MAX_EVENT_LEN) {
-		cpc_err(cpc, fn, CPC_INVALID_EVENT, "event name too long (at "
-		    "most %d characters)", CPC_MAX_EVENT_LEN - 1);
-		errno = EINVAL;
-		return -1;
-	}
 	memset(&r, 0, sizeof(r));
 	r.cr_preset = preset;
 	r.cr_flags = flags;
