@@ -176,7 +176,8 @@ distclean: clean
 
 HW_HOST		?= aarch64-linux-gnu
 HW_B		?= build-aarch64
-HW_PROGS	= $(B)/tests/hw/insnloop $(B)/tests/unit/t_ovf
+HW_PROGS	= $(B)/tests/hw/insnloop $(B)/tests/hw/spinloop \
+		  $(B)/tests/unit/t_ovf
 
 .PHONY: check-hw clean-hw hw-guest
 
@@ -194,7 +195,8 @@ $(HW_B)/config.h: $(HW_B)/config.mk
 # Everything the guest runs; made with CONFIG=$(HW_B) B=$(HW_B).
 hw-guest: $(CPUSTAT) $(CPUTRACK) $(WORKLOADS) $(HW_PROGS)
 
-# The instruction-count oracle: no libc, no loader, every instruction known.
+# The instruction-count oracle and the spinner: no libc, no loader, every
+# instruction known.
 $(B)/tests/hw/%: tests/hw/guest/%.S
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -Wl,--build-id=none -o $@ $<
