@@ -31,10 +31,14 @@ ifneq ($(WERROR),)
 ALL_CFLAGS	+= -Werror
 endif
 
-LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
-		  libcpc/ev_tables.c libcpc/ev_pfm.c libcpc/catalogue.c \
-		  libcpc/cpuinfo.c \
-		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c
+# libcpc in layers (libcpc/cpc_impl.h): the API objects, the event
+# catalogue and the backends, the platform's facts.
+LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
+		  libcpc/walk.c libcpc/names.c \
+		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
+		  $(wildcard libcpc/platform/*.c) libcpc/pctx.c
+LIBCPC_INC	= -Ilibcpc/events -Ilibcpc/backends -Ilibcpc/platform
+LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
@@ -69,16 +73,16 @@ configure: configure.ac
 
 config.h: config.mk
 
-$(B)/%.o: %.c $(CONFIG)/config.h $(wildcard libcpc/*.h common/*.h \
+$(B)/%.o: %.c $(CONFIG)/config.h $(LIBCPC_H) $(wildcard common/*.h \
     cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
 
 # libcpc is position independent and hides everything it does not export.
-$(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(wildcard libcpc/*.h)
+$(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(LIBCPC_H)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -fPIC -fvisibility=hidden \
-	    -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(TRACE_CFLAGS) -fPIC \
+	    -fvisibility=hidden -c -o $@ $<
 
 $(LIBCPC_A): $(LIBCPC_OBJ)
 	rm -f $@
@@ -109,7 +113,7 @@ $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A)
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
     $(COMMON_A) $(LIBCPC_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ilibcpc -Itests/unit $(ALL_LDFLAGS) -o $@ \
+	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) -Itests/unit $(ALL_LDFLAGS) -o $@ \
 	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBS)
 
 # Workloads are the oracle, not code under test: never sanitized (ASan

@@ -270,6 +270,48 @@ cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 }
 
 /* The open group counts for t already (an inheriting group is another). */
+/*
+ * Solaris semantics: a set whose hardware requests cannot all have a
+ * counter at once fails at bind, rather than being time-shared in
+ * silence.  The kernel does not always refuse such a group itself (the
+ * ARMv8 driver opens seven event-counter requests on six counters, and
+ * never schedules them), so the counters are counted here.
+ */
+int
+cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set)
+{
+	const struct cpc_platform *pf;
+	int taken[4] = { 0 };
+	int i, k, gp = 0;
+
+	if (!cpc->c_hwpmu)
+		return 0;
+	pf = cpc_platform(cpc);
+	if (pf->pf_ngp + pf->pf_nfixed == 0)
+		return 0;		/* nothing known: the kernel decides */
+	for (i = 0; i < set->cs_nreqs; i++) {
+		const struct cpc_event *ev = &set->cs_reqs[i].cr_ev;
+
+		if (!ev->ev_hw)
+			continue;
+		/* One request per fixed counter; the others need a gp one. */
+		k = ev->ev_derived ? 0 : cpc_fixed_counter(pf->pf_vendor,
+		    ev->ev_type, ev->ev_config);
+		if (k > 0 && k <= pf->pf_nfixed && !taken[k]++)
+			continue;
+		gp += 1 + ev->ev_derived;
+	}
+	if (gp <= pf->pf_ngp)
+		return 0;
+	cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "Hardware resource "
+	    "unavailable: the set needs %d general-purpose counters and this "
+	    "processor has %d (and %d fixed, each for one event: %s)", gp,
+	    pf->pf_ngp, pf->pf_nfixed, pf->pf_vendor == CPC_VENDOR_INTEL ?
+	    "instructions, cycles, ref-cycles" : "cycles");
+	errno = EINVAL;
+	return -1;
+}
+
 static int
 same_target(const cpc_set_t *set, const struct cpc_target *t)
 {

@@ -1,6 +1,18 @@
 /*
- * cpc_impl.h - libcpc's private structures.  Nothing outside libcpc/
- * includes this file.
+ * cpc_impl.h - libcpc's private structures: the API objects (handle,
+ * sets, requests, buffers) and the calls between their files.  Nothing
+ * outside libcpc/ includes this file.
+ *
+ * libcpc's inside, in three layers; each calls only those below it:
+ *
+ *	libcpc/			the API objects: cpc.c (handle), set.c,
+ *				buf.c, bind.c, walk.c (walkers), names.c
+ *				(the handle's door to the catalogue)
+ *	libcpc/events/		the event catalogue (catalogue.h)
+ *	libcpc/backends/	the counter facilities (backend.h)
+ *	libcpc/platform/	facts of the machine (platform.h)
+ *
+ * tests/layers checks the calls between the object files.
  */
 #ifndef CPC_IMPL_H
 #define CPC_IMPL_H
@@ -10,43 +22,8 @@
 #include <stdint.h>
 
 #include "libcpc.h"
-
-#define CPC_EXPORT	__attribute__((visibility("default")))
-
-/* Request slots on a machine without a hardware PMU. */
-#define CPC_SOFT_NPIC	8
-
-/* What an event name resolved to (events.c). */
-enum cpc_evkind {
-	EVK_HARDWARE,		/* PERF_TYPE_HARDWARE */
-	EVK_HWCACHE,		/* PERF_TYPE_HW_CACHE */
-	EVK_SOFTWARE,		/* PERF_TYPE_SOFTWARE */
-	EVK_TRACEPOINT,		/* PERF_TYPE_TRACEPOINT */
-	EVK_PMU,		/* a sysfs PMU: pmu/term=val/ */
-	EVK_RAW,		/* PERF_TYPE_RAW */
-	EVK_NATIVE,		/* a libpfm4 name of the CPU's PMU */
-};
-
-/* A perf encoding: the attr fields that name an event. */
-struct cpc_enc {
-	uint32_t	en_type;
-	uint64_t	en_config;
-	uint64_t	en_config1;
-	uint64_t	en_config2;
-};
-
-struct cpc_event {
-	enum cpc_evkind	ev_kind;
-	uint32_t	ev_type;	/* perf_event_attr.type */
-	uint64_t	ev_config;
-	uint64_t	ev_config1;
-	uint64_t	ev_config2;
-	unsigned	ev_modes:1;	/* user/system flags apply */
-	unsigned	ev_hw:1;	/* needs a hardware counter */
-	unsigned	ev_attrs:1;	/* takes umask/cmask/... */
-	unsigned	ev_derived:1;	/* the count is this minus ev_sub */
-	struct cpc_enc	ev_sub;		/* ev_derived: a second counter */
-};
+#include "platform.h"
+#include "catalogue.h"
 
 struct cpc_request {
 	char		*cr_event;
@@ -136,110 +113,50 @@ struct cpc {
 	struct cpc_buf		*c_bufs;
 	cpc_errhndlr_t		*c_errfn;
 	const struct cpc_backend *c_be;
-	uint_t			 c_npic;		/* c_described */
-	int			 c_ngp;		/* general-purpose counters */
-	int			 c_nfixed;	/* fixed ones; 0, 0: unknown */
 	int			 c_hwpmu;	/* kernel has a core PMU */
-	int			 c_described;	/* c_lock: npic, names */
-	int			 c_vendor;	/* enum cpc_vendor, described */
-	char			 c_cciname[CPC_MAX_IMPL_NAME];
-	char			 c_cpuref[CPC_MAX_CPUREF];
+	int			 c_described;	/* c_lock: c_pf filled */
+	struct cpc_platform	 c_pf;		/* npic, names, vendor */
 	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */
 	int			 c_evnext;
 };
 
-/* cpc.c */
+/* handle.c */
 void	cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
-void	cpc_err_open(cpc_t *cpc, const char *fn, int err,
-	    const struct cpc_request *req, const char *target);
 int	cpc_set_owned(cpc_t *cpc, cpc_set_t *set);
 int	cpc_buf_owned(cpc_t *cpc, cpc_buf_t *buf);
-hrtime_t cpc_hrnow(void);
-uint64_t cpc_ticknow(void);
-
-/* ev_tables.c: the named events, a table each. */
-struct cpc_named {			/* perf's generic names */
-	const char	*nm_name;
-	uint32_t	 nm_type;	/* PERF_TYPE_HARDWARE or _SOFTWARE */
-	uint64_t	 nm_config;
-	unsigned	 nm_modes:1;	/* user/system flags apply */
-	const char	*nm_desc;
-};
-extern const struct cpc_named cpc_perf_names[];
-extern const size_t cpc_nperf_names;
-/* PERF_TYPE_HW_CACHE: "L1-dcache" + "-" + "load-misses" */
-extern const char *const cpc_cache_names[];	/* PERF_COUNT_HW_CACHE_* */
-extern const char *const cpc_cache_ops[][2];	/* op: access, miss */
-extern const size_t cpc_ncache_names, cpc_ncache_ops;
-
-struct cpc_generic {			/* the PAPI_* generic events */
-	const char	*gn_name;	/* after PAPI_, Solaris spelling */
-	const char	*gn_desc;
-	const char	*gn_perf;	/* a perf name that means the same */
-	const char	*gn_native;	/* or libpfm4 names, '|' between, */
-};					/* the first the PMU has is used */
-extern const struct cpc_generic cpc_generic_names[];
-extern const size_t cpc_ngeneric_names;
-
-struct cpc_classic {			/* Solaris platform names */
-	const char	*cl_name;	/* EC_ref */
-	const char	*cl_desc;
-	const char	*cl_event;	/* the name it stands for */
-	const char	*cl_minus;	/* derived: cl_event minus this */
-};
-extern const struct cpc_classic cpc_classic_names[];
-extern const size_t cpc_nclassic_names;
-
-/* ev_pfm.c: libpfm4, initialised on first use. */
-struct cpc_pmu {
-	char	pm_name[64];		/* libpfm4's: skl, arm_ac57 */
-	char	pm_desc[128];		/* libpfm4's description */
-	int	pm_ncntrs;		/* general-purpose counters */
-	int	pm_nfixed;		/* fixed counters */
-	int	pm_forced;		/* chosen by LIBPFM_FORCE_PMU */
-};
-const char *cpc_pfm_forced(void);
-int	cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu);
-int	cpc_pfm_lookup(cpc_t *cpc, const char *fn, const char *name,
-	    struct cpc_event *ev);
-/* What cpc_pfm_walk says of a name: what the catalogue makes of it. */
-enum cpc_pfm_how {
-	CPC_PFM_ENCODES,	/* a name -c takes */
-	CPC_PFM_NEEDS_UMASK,	/* an event that takes only EVENT:UMASK */
-	CPC_PFM_REFUSED,	/* libpfm4 cannot encode it (another reason) */
-};
-void	cpc_pfm_walk(cpc_t *cpc, int umasks, void *arg,
-	    void (*fn)(void *arg, const char *name, const char *desc,
-	    enum cpc_pfm_how how));
-int	cpc_pfm_where(const char *name, char *buf, size_t len);
-int	cpc_pfm_used(void);
-
-/* cpuinfo.c: c_cciname, c_cpuref, c_npic; called once, c_lock held. */
-void	cpc_describe(cpc_t *cpc);
-enum cpc_vendor {
-	CPC_VENDOR_OTHER, CPC_VENDOR_INTEL, CPC_VENDOR_AMD, CPC_VENDOR_ARM
-};
+/* The platform's facts, worked out on the first call. */
+const struct cpc_platform *cpc_platform(cpc_t *cpc);
 enum cpc_vendor cpc_vendor(cpc_t *cpc);
-int	cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set);
+/* The libpfm4 table the handle's catalogue describes (tests). */
+static inline int
+cpc_pfm_pmu(cpc_t *cpc, struct cpc_pmu *pmu)
+{
+	(void)cpc;
+	return cpc_pfm_describe(pmu);
+}
 
-/* events.c */
+/* names.c: the handle's door to the catalogue. */
+/* The catalogue's view of cpc, in ec; returns ec. */
+struct ev_ctx *cpc_ev_ctx(cpc_t *cpc, struct ev_ctx *ec);
 /* Encode a name whatever the kernel offers (tests, listings). */
 int	cpc_event_encode(cpc_t *cpc, const char *fn, const char *name,
 	    struct cpc_event *ev);
+/*
+ * Resolve name into ev for a request, or report and return -1; a
+ * hardware event where the kernel has no PMU is ENOTSUP.
+ */
 int	cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
 	    struct cpc_event *ev);
 int	cpc_event_apply_attrs(cpc_t *cpc, const char *fn,
 	    struct cpc_request *req);
-void	cpc_event_walk_attrs(cpc_t *cpc, void *arg,
-	    void (*fn)(void *arg, const char *attr));
-int	cpc_hw_pmu_present(void);
-const char *cpc_tracefs_dir(void);
 
 /* set.c */
 void	cpc_set_free(cpc_set_t *set);
 
 /* bind.c */
 void	cpc_set_release(cpc_t *cpc, cpc_set_t *set);
+/* The set's hardware requests fit the PMU's counters together. */
+int	cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set);
 
 #endif /* CPC_IMPL_H */

@@ -93,6 +93,36 @@ copy_attrs(struct cpc_request *r, uint_t nattrs, const cpc_attr_t *attrs)
 	return 0;
 }
 
+/* The request's flags, and its preset where it overflows. */
+static int
+check_flags(cpc_t *cpc, const char *fn, const struct cpc_request *r)
+{
+	uint_t flags = r->cr_flags;
+	uint64_t preset = r->cr_preset;
+
+	if ((flags & ~CPC_REQ_FLAGS) != 0) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "invalid request flags "
+		    "%#x (known: %#x)", flags, CPC_REQ_FLAGS);
+		return -1;
+	}
+	/* Overflow after 2^64 - preset events: 1 to 2^63 - 1 of them. */
+	if ((flags & CPC_OVF_NOTIFY_EMT) &&
+	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
+		cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "preset %#llx "
+		    "with CPC_OVF_NOTIFY_EMT: overflow comes after 2^64 - "
+		    "preset events, which must be 1 to 2^63 - 1 (a preset "
+		    "from 2^63 + 1 to UINT64_MAX)", (unsigned long long)preset);
+		return -1;
+	}
+	if ((flags & CPC_OVF_NOTIFY_EMT) && r->cr_ev.ev_derived) {
+		cpc_err(cpc, fn, CPC_CONFLICTING_REQS, "'%s' counts the "
+		    "difference of two counters: it cannot signal its "
+		    "overflow", r->cr_event);
+		return -1;
+	}
+	return 0;
+}
+
 CPC_EXPORT int
 cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
     uint64_t preset, uint_t flags, uint_t nattrs, const cpc_attr_t *attrs)
@@ -114,10 +144,10 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 			errno = EINVAL;
 			return -1;
 		}
-	if ((uint_t)set->cs_nreqs >= cpc_npic(cpc)) {
+	if ((uint_t)set->cs_nreqs >= cpc_platform(cpc)->pf_npic) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "a set holds at most "
-		    "%u requests here", cpc_npic(cpc));
+		    "%u requests here", cpc_platform(cpc)->pf_npic);
 		return -1;
 	}
 	memset(&r, 0, sizeof(r));
@@ -131,26 +161,8 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		goto out_resolve;
 	if (cpc_event_apply_attrs(cpc, fn, &r) != 0)
 		goto out_inval;
-	if ((flags & ~CPC_REQ_FLAGS) != 0) {
-		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "invalid request flags "
-		    "%#x (known: %#x)", flags, CPC_REQ_FLAGS);
+	if (check_flags(cpc, fn, &r) != 0)
 		goto out_inval;
-	}
-	/* Overflow after 2^64 - preset events: 1 to 2^63 - 1 of them. */
-	if ((flags & CPC_OVF_NOTIFY_EMT) &&
-	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
-		cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "preset %#llx "
-		    "with CPC_OVF_NOTIFY_EMT: overflow comes after 2^64 - "
-		    "preset events, which must be 1 to 2^63 - 1 (a preset "
-		    "from 2^63 + 1 to UINT64_MAX)", (unsigned long long)preset);
-		goto out_inval;
-	}
-	if ((flags & CPC_OVF_NOTIFY_EMT) && r.cr_ev.ev_derived) {
-		cpc_err(cpc, fn, CPC_CONFLICTING_REQS, "'%s' counts the "
-		    "difference of two counters: it cannot signal its "
-		    "overflow", event);
-		goto out_inval;
-	}
 	if (set->cs_nreqs == set->cs_nalloc) {
 		int n = set->cs_nalloc ? set->cs_nalloc * 2 : 4;
 

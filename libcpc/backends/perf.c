@@ -38,9 +38,102 @@
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
 #endif
 
+/* Messages go to the handle's error handler. */
+#define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
+
 #define RDFMT	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
 		 PERF_FORMAT_TOTAL_TIME_ENABLED | \
 		 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static int
+read_int_file(const char *path, int *val)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fscanf(f, "%d", val) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/*
+ * The one place that turns a failed counter open into advice.  target is
+ * "cpu 3", "thread 1234", ...
+ */
+static void
+open_error(cpc_t *cpc, const char *fn, int err,
+    const struct cpc_request *req, const char *target)
+{
+	int paranoid = 0;
+	const char *ev = req->cr_event;
+
+	errno = err;
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (read_int_file("/proc/sys/kernel/perf_event_paranoid",
+		    &paranoid) != 0)
+			paranoid = 2;
+		if (req->cr_ev.ev_kind == EVK_TRACEPOINT)
+			report(cpc, fn, -1, "cannot count '%s' on %s: %s "
+			    "(tracepoints need root or CAP_PERFMON; "
+			    "perf_event_paranoid is %d)", ev, target,
+			    strerror(err), paranoid);
+		else if (strncmp(target, "cpu", 3) == 0)
+			report(cpc, fn, -1, "cannot count on %s: %s "
+			    "(per-CPU counting needs root, CAP_PERFMON, or "
+			    "kernel.perf_event_paranoid <= 0; it is %d)",
+			    target, strerror(err), paranoid);
+		else
+			report(cpc, fn, -1, "cannot count '%s' on %s: %s "
+			    "(perf_event_paranoid is %d: without CAP_PERFMON "
+			    "only user-mode events of your own threads can be "
+			    "counted at 2, set it to 1 to count kernel mode "
+			    "too)", ev, target, strerror(err), paranoid);
+		break;
+	case ENOENT:
+	case EOPNOTSUPP:
+		if (req->cr_ev.ev_hw && !cpc->c_hwpmu)
+			report(cpc, fn, -1, "cannot count '%s': no hardware "
+			    "PMU (virtual machine without a virtual PMU?)",
+			    ev);
+		else
+			report(cpc, fn, -1, "cannot count '%s' on %s: the "
+			    "kernel does not support this event (%s)", ev,
+			    target, strerror(err));
+		break;
+	case EINVAL:
+		if (req->cr_ev.ev_hw)
+			report(cpc, fn, CPC_RESOURCE_UNAVAIL, "cannot count "
+			    "'%s' on %s: Hardware resource unavailable (the "
+			    "set's requests do not fit the PMU's counters "
+			    "together, or an attribute is invalid)", ev,
+			    target);
+		else
+			report(cpc, fn, -1, "cannot count '%s' on %s: %s "
+			    "(the kernel refused the event's settings)", ev,
+			    target, strerror(err));
+		break;
+	case ENODEV:
+	case ENXIO:
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s (CPU "
+		    "offline?)", ev, target, strerror(err));
+		break;
+	case EMFILE:
+	case ENFILE:
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s (raise "
+		    "the open-file limit: ulimit -n)", ev, target,
+		    strerror(err));
+		break;
+	default:
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s", ev,
+		    target, strerror(err));
+		break;
+	}
+	errno = err;
+}
 
 static long
 perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
@@ -234,7 +327,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			int e = errno;
 
 			target_name(t, tname, sizeof(tname));
-			cpc_err_open(cpc, fn, e, r, tname);
+			open_error(cpc, fn, e, r, tname);
 			perf_close(cpc, set);
 			errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 			return -1;
@@ -444,7 +537,7 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	if (perf_read_raw(set) != 0) {
 		int e = errno;
 
-		cpc_err(cpc, "cpc_set_sample", -1, "cannot read counters: %s",
+		report(cpc, "cpc_set_sample", -1, "cannot read counters: %s",
 		    strerror(e));
 		errno = e;
 		return -1;
@@ -462,7 +555,7 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 		if ((rb[1] - set->cs_enalast) +
 		    (uint64_t)(now - set->cs_hrlast) / 8 + 1000000 <
 		    (uint64_t)(now - set->cs_hrlast)) {
-			cpc_err(cpc, "cpc_set_sample", -1, "the counters of "
+			report(cpc, "cpc_set_sample", -1, "the counters of "
 			    "cpu %d stopped (it went offline?)", set->cs_cpu);
 			errno = EIO;
 			return -1;
@@ -492,6 +585,43 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	return 0;
 }
 
+/*
+ * Open one encoding as a request with the default flags would be opened
+ * (user mode only where the mode flags apply), and close it.  The clocks
+ * are retried with the kernel excluded, as fill_attr does: they count the
+ * same, and an unprivileged user may open them only so.
+ */
+static int
+perf_probe(const struct cpc_enc *en, int modes, pid_t pid, int cpu)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = en->en_type;
+	a.config = en->en_config;
+	a.config1 = en->en_config1;
+	a.config2 = en->en_config2;
+	a.disabled = 1;
+	a.exclude_kernel = modes;
+	a.exclude_hv = modes;
+	fd = perf_open(&a, pid, cpu, -1);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !modes &&
+	    en->en_type == PERF_TYPE_SOFTWARE &&
+	    (en->en_config == PERF_COUNT_SW_TASK_CLOCK ||
+	    en->en_config == PERF_COUNT_SW_CPU_CLOCK)) {
+		a.exclude_kernel = 1;
+		fd = perf_open(&a, pid, cpu, -1);
+	}
+	if (fd >= 0) {
+		close((int)fd);
+		return CPC_AVAIL_YES;
+	}
+	return errno == EACCES || errno == EPERM ? CPC_AVAIL_PRIV :
+	    CPC_AVAIL_NO;
+}
+
 const struct cpc_backend cpc_be_perf = {
 	.be_name = "perf_event",
 	.be_open = perf_open_set,
@@ -500,4 +630,5 @@ const struct cpc_backend cpc_be_perf = {
 	.be_resume = perf_resume,
 	.be_read = perf_read,
 	.be_close = perf_close,
+	.be_probe = perf_probe,
 };

@@ -2,7 +2,14 @@
  * backend.h - the interface between libcpc's objects and a counter
  * facility.  A backend opens a set's requests as one group on a target,
  * enables and disables it as a whole, reads every request from one
- * consistent snapshot, and closes it.
+ * consistent snapshot, and closes it; it also says whether one event can
+ * be opened at all (for listings).  Backends, one file each:
+ *
+ *	perf.c		perf_event_open(2), the default
+ *
+ * A backend works on the set it is given (cpc_impl.h's structs) and
+ * reports through the handle's error handler with cpc_report; it calls
+ * nothing above it.
  */
 #ifndef CPC_BACKEND_H
 #define CPC_BACKEND_H
@@ -32,6 +39,12 @@ struct cpc_backend {
 	int		(*be_read)(cpc_t *, cpc_set_t *, uint64_t *vals,
 			    int *scaled);
 	void		(*be_close)(cpc_t *, cpc_set_t *);
+	/*
+	 * Can the encoding be opened on pid/cpu (perf_event_open's pair),
+	 * counting user mode only where modes?  A CPC_AVAIL_* value.
+	 */
+	int		(*be_probe)(const struct cpc_enc *en, int modes,
+			    pid_t pid, int cpu);
 };
 
 extern const struct cpc_backend cpc_be_perf;

@@ -19,7 +19,7 @@
 #include <cpuid.h>
 #endif
 
-#include "cpc_impl.h"
+#include "platform.h"
 
 /* The manual to read, by the vendor of the catalogue's PMU. */
 static const char *
@@ -139,39 +139,39 @@ arm_name(char *buf, size_t len)
  * event counters only: PMUv3 (and v7) always has the cycle counter too.
  */
 static void
-pmu_counters(cpc_t *cpc, const struct cpc_pmu *pmu)
+pmu_counters(struct cpc_platform *pf, const struct cpc_pmu *pmu)
 {
-	cpc->c_ngp = pmu->pm_ncntrs;
-	cpc->c_nfixed = pmu->pm_nfixed;
+	pf->pf_ngp = pmu->pm_ncntrs;
+	pf->pf_nfixed = pmu->pm_nfixed;
 	if (strncmp(pmu->pm_name, "arm", 3) == 0 && pmu->pm_nfixed == 0)
-		cpc->c_nfixed = 1;
+		pf->pf_nfixed = 1;
 }
 
 /*
- * Fill c_cciname, c_cpuref and c_npic.  With no hardware PMU in the
+ * Fill the name, the manual and the counters.  With no hardware PMU in the
  * kernel the catalogue has none either, unless LIBPFM_FORCE_PMU is set
  * (even empty: see cpc_pfm_forced): then it describes libpfm4's table
  * (tests, and a look at another processor's names); the kernel still
  * decides what can be counted.
  */
-static enum cpc_vendor probe_vendor(cpc_t *cpc);
+static enum cpc_vendor probe_vendor(void);
 
 void
-cpc_describe(cpc_t *cpc)
+cpc_platform_describe(struct cpc_platform *pf)
 {
 	const char *forced = cpc_pfm_forced(), *vendor = "";
-	char *name = cpc->c_cciname;
-	size_t len = sizeof(cpc->c_cciname);
+	char *name = pf->pf_cciname;
+	size_t len = sizeof(pf->pf_cciname);
 	struct cpc_pmu pmu;
 
-	cpc->c_npic = CPC_SOFT_NPIC;
-	cpc->c_ngp = cpc->c_nfixed = 0;
-	cpc->c_vendor = probe_vendor(cpc);
+	pf->pf_npic = CPC_SOFT_NPIC;
+	pf->pf_ngp = pf->pf_nfixed = 0;
+	pf->pf_vendor = probe_vendor();
 	if (forced != NULL) {
-		if (cpc_pfm_pmu(cpc, &pmu) != 0) {
+		if (cpc_pfm_describe(&pmu) != 0) {
 			snprintf(name, len, "no libpfm4 table '%s' (named by "
 			    "LIBPFM_FORCE_PMU)", forced);
-			snprintf(cpc->c_cpuref, sizeof(cpc->c_cpuref), "Unset "
+			snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "Unset "
 			    "LIBPFM_FORCE_PMU, or name one of libpfm4's PMU "
 			    "tables");
 			return;
@@ -180,11 +180,11 @@ cpc_describe(cpc_t *cpc)
 		    "LIBPFM_FORCE_PMU%s)", pmu.pm_desc, pmu.pm_name,
 		    forced[0] == '\0' ? ", set but empty: libpfm4's first "
 		    "table" : "");
-		pmu_counters(cpc, &pmu);
+		pmu_counters(pf, &pmu);
 		vendor = pmu.pm_name;
-	} else if (!cpc->c_hwpmu) {
+	} else if (!pf->pf_hwpmu) {
 		snprintf(name, len, "software events only (no hardware PMU)");
-		snprintf(cpc->c_cpuref, sizeof(cpc->c_cpuref),
+		snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref),
 		    "The kernel offers no hardware PMU here (a virtual "
 		    "machine without a virtual PMU?): software events, "
 		    "tracepoints and sysfs PMU events can be counted. See "
@@ -192,15 +192,15 @@ cpc_describe(cpc_t *cpc)
 		return;
 	} else {
 #if defined(__x86_64__) || defined(__i386__)
-		if (x86_probe(name, len, &cpc->c_ngp, &cpc->c_nfixed,
+		if (x86_probe(name, len, &pf->pf_ngp, &pf->pf_nfixed,
 		    &vendor) != 0)
 			snprintf(name, len, "unknown x86 processor");
 #else
 		/* libpfm4 only here: its table has the counter numbers. */
-		int have = cpc_pfm_pmu(cpc, &pmu) == 0;
+		int have = cpc_pfm_describe(&pmu) == 0;
 
 		if (have) {
-			pmu_counters(cpc, &pmu);
+			pmu_counters(pf, &pmu);
 			vendor = pmu.pm_name;
 		}
 #if defined(__aarch64__) || defined(__arm__)
@@ -212,9 +212,9 @@ cpc_describe(cpc_t *cpc)
 			vendor = "arm";
 #endif
 	}
-	if (cpc->c_ngp + cpc->c_nfixed > 0)
-		cpc->c_npic = (uint_t)(cpc->c_ngp + cpc->c_nfixed);
-	snprintf(cpc->c_cpuref, sizeof(cpc->c_cpuref), "%s",
+	if (pf->pf_ngp + pf->pf_nfixed > 0)
+		pf->pf_npic = (uint_t)(pf->pf_ngp + pf->pf_nfixed);
+	snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "%s",
 	    manual(vendor, name));
 }
 
@@ -223,12 +223,12 @@ cpc_describe(cpc_t *cpc)
  * libpfm4 table's vendor, else the processor's.
  */
 static enum cpc_vendor
-probe_vendor(cpc_t *cpc)
+probe_vendor(void)
 {
 	struct cpc_pmu pmu;
 
 	if (cpc_pfm_forced() != NULL) {
-		if (cpc_pfm_pmu(cpc, &pmu) != 0)
+		if (cpc_pfm_describe(&pmu) != 0)
 			return CPC_VENDOR_OTHER;
 		if (strncmp(pmu.pm_name, "amd64", 5) == 0)
 			return CPC_VENDOR_AMD;
@@ -256,76 +256,22 @@ probe_vendor(cpc_t *cpc)
 }
 
 /*
- * Which fixed counter can take the request, from 1; 0 for none.  Each
+ * Which fixed counter can take an event, from 1; 0 for none.  Each
  * counts one event: ARM's cycle counter cycles (event 0x11); Intel's
  * instructions (0xc0), core cycles (0x3c) and reference cycles, with no
  * unit mask.
  */
-static int
-fixed_counter(enum cpc_vendor v, const struct cpc_event *ev)
+int
+cpc_fixed_counter(enum cpc_vendor v, uint32_t type, uint64_t c)
 {
-	uint64_t c = ev->ev_config;
-
-	if (ev->ev_derived)
-		return 0;
-	if (ev->ev_type == PERF_TYPE_HARDWARE && c == PERF_COUNT_HW_CPU_CYCLES)
+	if (type == PERF_TYPE_HARDWARE && c == PERF_COUNT_HW_CPU_CYCLES)
 		return v == CPC_VENDOR_INTEL ? 2 : 1;
-	if (ev->ev_type == PERF_TYPE_HARDWARE && v == CPC_VENDOR_INTEL)
+	if (type == PERF_TYPE_HARDWARE && v == CPC_VENDOR_INTEL)
 		return c == PERF_COUNT_HW_INSTRUCTIONS ? 1 :
 		    c == PERF_COUNT_HW_REF_CPU_CYCLES ? 3 : 0;
-	if (ev->ev_type != PERF_TYPE_RAW)
+	if (type != PERF_TYPE_RAW)
 		return 0;
 	if (v == CPC_VENDOR_ARM)
 		return c == 0x11;
 	return v != CPC_VENDOR_INTEL ? 0 : c == 0xc0 ? 1 : c == 0x3c ? 2 : 0;
-}
-
-/*
- * Solaris semantics: a set whose hardware requests cannot all have a
- * counter at once fails at bind, rather than being time-shared in
- * silence.  The kernel does not always refuse such a group itself (the
- * ARMv8 driver opens seven event-counter requests on six counters, and
- * never schedules them), so the counters are counted here.
- */
-int
-cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set)
-{
-	int taken[4] = { 0 };
-	enum cpc_vendor v;
-	int i, k, gp = 0;
-
-	if (!cpc->c_hwpmu)
-		return 0;
-	(void)cpc_npic(cpc);
-	if (cpc->c_ngp + cpc->c_nfixed == 0)
-		return 0;		/* nothing known: the kernel decides */
-	v = cpc_vendor(cpc);
-	for (i = 0; i < set->cs_nreqs; i++) {
-		const struct cpc_event *ev = &set->cs_reqs[i].cr_ev;
-
-		if (!ev->ev_hw)
-			continue;
-		/* One request per fixed counter; the others need a gp one. */
-		k = fixed_counter(v, ev);
-		if (k > 0 && k <= cpc->c_nfixed && !taken[k]++)
-			continue;
-		gp += 1 + ev->ev_derived;
-	}
-	if (gp <= cpc->c_ngp)
-		return 0;
-	cpc_err(cpc, fn, CPC_RESOURCE_UNAVAIL, "Hardware resource "
-	    "unavailable: the set needs %d general-purpose counters and this "
-	    "processor has %d (and %d fixed, each for one event: %s)", gp,
-	    cpc->c_ngp, cpc->c_nfixed, v == CPC_VENDOR_INTEL ? "instructions, "
-	    "cycles, ref-cycles" : "cycles");
-	errno = EINVAL;
-	return -1;
-}
-
-/* The vendor, probed once with the rest (a bind asks: no CPUID then). */
-enum cpc_vendor
-cpc_vendor(cpc_t *cpc)
-{
-	(void)cpc_npic(cpc);
-	return cpc->c_vendor;
 }

@@ -1,15 +1,19 @@
 /*
- * ev_tables.c - the named events: perf's generic names, the PAPI_*
- * generic events of Solaris, and the classic Solaris platform names, each
- * with a one-line description.  events.c resolves them; catalogue.c lists
- * them; generic_events(3CPC) documents them.
+ * generic.c - the catalogue's generic names: perf's (cycles, task-clock,
+ * L1-dcache-load-misses, ...) and the PAPI_* generic events of Solaris,
+ * which stand for a native event of the CPU's PMU or a perf name.  Each
+ * has a one-line description; generic_events(3CPC) documents them.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
 #include <linux/perf_event.h>
 
-#include "cpc_impl.h"
+#include "catalogue.h"
 
 #define HW(n, c, d)	{ n, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c, 1, d }
 #define SW(n, c, m, d)	{ n, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c, m, d }
@@ -310,81 +314,272 @@ const struct cpc_generic cpc_generic_names[] = {
 };
 const size_t cpc_ngeneric_names = NELEM(cpc_generic_names);
 
-#define CL(n, d, e)		{ n, d, e, NULL }
-#define CL_DIFF(n, d, e, m)	{ n, d, e, m }
+/* ---- lookup ---- */
+
+static int
+lookup_perf(const char *name, struct cpc_event *ev)
+{
+	size_t i, c, o;
+	int r;
+	char buf[64];
+
+	for (i = 0; i < cpc_nperf_names; i++)
+		if (strcmp(name, cpc_perf_names[i].nm_name) == 0) {
+			const struct cpc_named *ne = &cpc_perf_names[i];
+
+			ev->ev_type = ne->nm_type;
+			ev->ev_config = ne->nm_config;
+			ev->ev_modes = ne->nm_modes;
+			ev->ev_hw = ne->nm_type == PERF_TYPE_HARDWARE;
+			ev->ev_kind = ev->ev_hw ? EVK_HARDWARE : EVK_SOFTWARE;
+			return 0;
+		}
+	for (c = 0; c < cpc_ncache_names; c++)
+		for (o = 0; o < cpc_ncache_ops; o++)
+			for (r = 0; r < 2; r++) {
+				snprintf(buf, sizeof(buf), "%s-%s",
+				    cpc_cache_names[c], cpc_cache_ops[o][r]);
+				if (strcmp(name, buf) != 0)
+					continue;
+				ev->ev_kind = EVK_HWCACHE;
+				ev->ev_type = PERF_TYPE_HW_CACHE;
+				ev->ev_config = c | o << 8 |
+				    (uint64_t)(r ? PERF_COUNT_HW_CACHE_RESULT_MISS :
+				    PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+				ev->ev_modes = 1;
+				ev->ev_hw = 1;
+				return 0;
+			}
+	return -1;
+}
+
+/* The catalogue's PMU has a native event for a generic name. */
+static int
+generic_native(const struct ev_ctx *ec, const struct cpc_generic *g,
+    struct cpc_event *ev)
+{
+	char cand[CPC_MAX_EVENT_LEN], *p, *save = NULL;
+	struct cpc_pmu pmu;
+
+	/* Without a PMU to count on, libpfm4 is not worth starting. */
+	if (g->gn_native == NULL || !ev_hw_known(ec) ||
+	    cpc_pfm_describe(&pmu) != 0)
+		return -1;
+	snprintf(cand, sizeof(cand), "%s", g->gn_native);
+	for (p = strtok_r(cand, "|", &save); p != NULL;
+	    p = strtok_r(NULL, "|", &save))
+		if (ev_native_lookup(ec, NULL, p, ev) == 0)
+			return 0;
+	return -1;
+}
+
+/* perf's names and PAPI_* (either spelling). */
+int
+ev_generic_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	const struct cpc_generic *g = NULL;
+	struct cpc_pmu pmu;
+	size_t i;
+
+	memset(ev, 0, sizeof(*ev));
+	if (strncasecmp(name, "PAPI_", 5) != 0)
+		return lookup_perf(name, ev) == 0 ? 0 : 1;
+	for (i = 0; i < cpc_ngeneric_names && g == NULL; i++)
+		if (strcasecmp(name + 5, cpc_generic_names[i].gn_name) == 0)
+			g = &cpc_generic_names[i];
+	if (g == NULL)
+		return 1;
+	if (generic_native(ec, g, ev) == 0)
+		return 0;
+	if (g->gn_perf != NULL && lookup_perf(g->gn_perf, ev) == 0)
+		return 0;
+	if (!ev_hw_known(ec)) {
+		ev_no_pmu_error(ec, fn, name);
+		errno = ENOTSUP;
+		return -1;
+	}
+	ev_err(ec, fn, CPC_INVALID_EVENT, "generic event '%s' (%s) has no "
+	    "equivalent on this processor (%s); see generic_events(3)", name,
+	    g->gn_desc, cpc_pfm_describe(&pmu) == 0 ? pmu.pm_desc :
+	    "no hardware PMU known to libpfm4");
+	errno = ENOTSUP;
+	return -1;
+}
+
+/* ---- suggestions: every generic name ---- */
+
+static void
+ev_generic_suggest(const struct ev_ctx *ec, struct ev_suggest *sg,
+    const char *name, const char *want)
+{
+	size_t i, c, o;
+	char cand[64];
+
+	(void)ec;
+	(void)name;
+
+	for (i = 0; i < cpc_nperf_names; i++)
+		ev_suggest_name(sg, want, cpc_perf_names[i].nm_name);
+	for (i = 0; i < cpc_ngeneric_names; i++) {
+		snprintf(cand, sizeof(cand), "PAPI_%s",
+		    cpc_generic_names[i].gn_name);
+		ev_suggest_name(sg, want, cand);
+	}
+	for (c = 0; c < cpc_ncache_names; c++)
+		for (o = 0; o < cpc_ncache_ops; o++) {
+			snprintf(cand, sizeof(cand), "%s-%s",
+			    cpc_cache_names[c], cpc_cache_ops[o][0]);
+			ev_suggest_name(sg, want, cand);
+			snprintf(cand, sizeof(cand), "%s-%s",
+			    cpc_cache_names[c], cpc_cache_ops[o][1]);
+			ev_suggest_name(sg, want, cand);
+		}
+}
+
+
+/* ---- listing ---- */
+
+/* perf's hardware names (hw) or its software names (!hw). */
+static void
+walk_named(const struct ev_ctx *ec, struct ev_walk *w, int hw)
+{
+	const struct cpc_named *nm;
+	size_t i;
+
+	for (i = 0; i < cpc_nperf_names; i++) {
+		nm = &cpc_perf_names[i];
+		if ((nm->nm_type == PERF_TYPE_HARDWARE) != hw ||
+		    !w->ew_want(w, nm->nm_name))
+			continue;
+		ev_emit(ec, w, nm->nm_name, hw ? "hardware" : "software",
+		    nm->nm_desc, ev_generic_lookup);
+	}
+}
+
+/* In the order of PERF_COUNT_HW_CACHE_*, as cpc_cache_names. */
+static const char *const cache_desc[] = {
+	"level 1 data cache", "level 1 instruction cache",
+	"last-level cache", "data TLB", "instruction TLB",
+	"branch prediction unit", "local memory node",
+};
+static const char *const op_desc[][2] = {
+	{ "loads", "load misses" },
+	{ "stores", "store misses" },
+	{ "prefetches", "prefetch misses" },
+};
+
+static void
+walk_cache(const struct ev_ctx *ec, struct ev_walk *w)
+{
+	char name[64], desc[EV_DESC_LEN];
+	size_t c, o;
+	int r;
+
+	for (c = 0; c < cpc_ncache_names; c++)
+		for (o = 0; o < cpc_ncache_ops; o++)
+			for (r = 0; r < 2; r++) {
+				snprintf(name, sizeof(name), "%s-%s",
+				    cpc_cache_names[c], cpc_cache_ops[o][r]);
+				if (!w->ew_want(w, name))
+					continue;
+				if (c < sizeof(cache_desc) / sizeof(*cache_desc) &&
+				    o < sizeof(op_desc) / sizeof(*op_desc))
+					snprintf(desc, sizeof(desc), "%s %s",
+					    cache_desc[c], op_desc[o][r]);
+				else
+					snprintf(desc, sizeof(desc), "%s %s",
+					    cpc_cache_names[c],
+					    cpc_cache_ops[o][r]);
+				ev_emit(ec, w, name, "cache", desc,
+				    ev_generic_lookup);
+			}
+}
+
+/* What a generic name stands for here, as the catalogue resolves it. */
+static void
+generic_target(const struct ev_ctx *ec, const struct cpc_generic *g,
+    const struct cpc_event *ev, char *buf, size_t len)
+{
+	char cand[CPC_MAX_EVENT_LEN], *p, *save = NULL;
+	struct cpc_event nev;
+
+	snprintf(buf, len, "%s", g->gn_perf != NULL ? g->gn_perf : "?");
+	if (ev->ev_kind != EVK_NATIVE || g->gn_native == NULL)
+		return;
+	snprintf(cand, sizeof(cand), "%s", g->gn_native);
+	for (p = strtok_r(cand, "|", &save); p != NULL;
+	    p = strtok_r(NULL, "|", &save))
+		if (ev_native_lookup(ec, NULL, p, &nev) == 0) {
+			snprintf(buf, len, "%s", p);
+			return;
+		}
+}
+
+static void
+walk_generic(const struct ev_ctx *ec, struct ev_walk *w)
+{
+	const struct cpc_generic *g;
+	char name[64], desc[EV_DESC_LEN], target[128];
+	struct cpc_event ev;
+	size_t i;
+	int ok;
+
+	for (i = 0; i < cpc_ngeneric_names; i++) {
+		g = &cpc_generic_names[i];
+		snprintf(name, sizeof(name), "PAPI_%s", g->gn_name);
+		if (!w->ew_want(w, name))
+			continue;
+		if ((ok = ev_generic_lookup(ec, NULL, name, &ev) == 0)) {
+			generic_target(ec, g, &ev, target, sizeof(target));
+			snprintf(desc, sizeof(desc), "%s (%s)", g->gn_desc,
+			    target);
+		} else
+			snprintf(desc, sizeof(desc), "%s (no equivalent on "
+			    "this processor)", g->gn_desc);
+		w->ew_emit(w, name, "generic", desc, ok ? &ev : NULL, 0);
+	}
+}
+
+/* Every generic name, as --list-events shows them. */
+static void
+ev_generic_walk(const struct ev_ctx *ec, struct ev_walk *w)
+{
+	walk_named(ec, w, 1);
+	walk_cache(ec, w);
+	walk_named(ec, w, 0);
+	walk_generic(ec, w);
+}
 
 /*
- * Solaris platform names with a faithful Linux meaning: the one table
- * generic_events(3) documents.  Each stands for a perf or PAPI_* name;
- * a derived one counts cl_event minus cl_minus on two counters.  The
- * PAPI_* targets follow illumos's own equivalences (its Niagara 2 and
- * Opteron generic-event tables).
+ * perf's names, as cpc_walk_events_all offers them: the hardware and
+ * cache ones when hw, then the software ones.
  */
-const struct cpc_classic cpc_classic_names[] = {
-	/* UltraSPARC I-IV, Niagara */
-	CL("Cycle_cnt", "CPU cycles", "cycles"),
-	CL("Instr_cnt", "instructions completed", "instructions"),
-	CL("EC_ref", "external (last-level) cache references",
-	    "cache-references"),
-	CL("EC_misses", "external (last-level) cache misses",
-	    "cache-misses"),
-	CL_DIFF("EC_hit", "external (last-level) cache hits: EC_ref minus "
-	    "EC_misses, two counters", "cache-references", "cache-misses"),
-	CL("EC_rd_miss", "external (last-level) cache read misses",
-	    "LLC-load-misses"),
-	CL("DC_rd", "data cache reads", "L1-dcache-loads"),
-	CL("DC_rd_miss", "data cache read misses", "L1-dcache-load-misses"),
-	CL_DIFF("DC_rd_hit", "data cache read hits: DC_rd minus DC_rd_miss, "
-	    "two counters", "L1-dcache-loads", "L1-dcache-load-misses"),
-	CL("DC_wr", "data cache writes", "L1-dcache-stores"),
-	CL("DC_wr_miss", "data cache write misses", "L1-dcache-store-misses"),
-	CL_DIFF("DC_wr_hit", "data cache write hits: DC_wr minus DC_wr_miss, "
-	    "two counters", "L1-dcache-stores", "L1-dcache-store-misses"),
-	CL("DC_miss", "data cache misses", "PAPI_l1_dcm"),
-	CL("IC_ref", "instruction cache references", "L1-icache-loads"),
-	CL("IC_miss", "instruction cache misses", "L1-icache-load-misses"),
-	CL_DIFF("IC_hit", "instruction cache hits: IC_ref minus IC_miss, "
-	    "two counters", "L1-icache-loads", "L1-icache-load-misses"),
-	CL("ITLB_miss", "instruction TLB misses", "iTLB-load-misses"),
-	CL("DTLB_miss", "data TLB misses", "PAPI_tlb_dm"),
-	CL("Br_completed", "branch instructions completed",
-	    "branch-instructions"),
-	CL("Br_taken", "branch instructions taken", "PAPI_br_tkn"),
-	CL("Instr_ld", "load instructions", "PAPI_ld_ins"),
-	CL("Instr_st", "store instructions", "PAPI_sr_ins"),
-	CL("Instr_FGU_arithmetic", "floating point arithmetic instructions",
-	    "PAPI_fp_ins"),
-	CL("L2_imiss", "level 2 cache misses for instruction fetches",
-	    "PAPI_l2_icm"),
-	CL("L2_dmiss_ld", "level 2 cache misses for loads", "PAPI_l2_ldm"),
-	/* Pentium Pro, Pentium II and III (P6) */
-	CL("cpu_clk_unhalted", "cycles the CPU was not halted", "cycles"),
-	CL("inst_retired", "instructions retired", "instructions"),
-	CL("br_inst_retired", "branch instructions retired",
-	    "branch-instructions"),
-	CL("br_miss_pred_retired", "mispredicted branches retired",
-	    "branch-misses"),
-	CL("hw_int_rx", "hardware interrupts received", "PAPI_hw_int"),
-	CL("dcu_lines_in", "lines allocated in the data cache",
-	    "PAPI_l1_dcm"),
-	CL("ifu_ifetch_miss", "instruction fetch misses",
-	    "L1-icache-load-misses"),
-	CL("itlb_miss", "instruction TLB misses", "iTLB-load-misses"),
-	/* Opteron (AMD family 0Fh-11h) */
-	CL("BU_cpu_clk_unhalted", "cycles the CPU was not halted", "cycles"),
-	CL("FR_retired_x86_instr_w_excp_intr", "x86 instructions retired, "
-	    "exceptions and interrupts included", "instructions"),
-	CL("FR_retired_branches_w_excp_intr", "branches retired, exceptions "
-	    "and interrupts included", "branch-instructions"),
-	CL("FR_retired_branches_mispred", "mispredicted branches retired",
-	    "branch-misses"),
-	CL("FR_taken_hardware_intrs", "hardware interrupts taken",
-	    "PAPI_hw_int"),
-	CL("DC_access", "data cache accesses", "PAPI_l1_dca"),
-	CL("IC_fetch", "instruction cache fetches", "L1-icache-loads"),
-	CL("FR_dispatch_stalls", "cycles dispatch stalled",
-	    "stalled-cycles-backend"),
-	CL("FR_nothing_to_dispatch", "cycles with nothing to dispatch "
-	    "(decoder empty)", "stalled-cycles-frontend"),
+void
+ev_generic_names(int hw, void *arg, void (*fn)(void *arg, const char *name))
+{
+	char name[64];
+	size_t i, c, o;
+	int r;
+
+	for (i = 0; i < cpc_nperf_names; i++)
+		if (cpc_perf_names[i].nm_type == PERF_TYPE_HARDWARE && hw)
+			fn(arg, cpc_perf_names[i].nm_name);
+	for (c = 0; c < cpc_ncache_names && hw; c++)
+		for (o = 0; o < cpc_ncache_ops; o++)
+			for (r = 0; r < 2; r++) {
+				snprintf(name, sizeof(name), "%s-%s",
+				    cpc_cache_names[c], cpc_cache_ops[o][r]);
+				fn(arg, name);
+			}
+	for (i = 0; i < cpc_nperf_names; i++)
+		if (cpc_perf_names[i].nm_type != PERF_TYPE_HARDWARE)
+			fn(arg, cpc_perf_names[i].nm_name);
+}
+
+const struct ev_kind ev_kind_generic = {
+	.ek_name = "generic",
+	.ek_lookup = ev_generic_lookup,
+	.ek_walk = ev_generic_walk,
+	.ek_suggest = ev_generic_suggest,
 };
-const size_t cpc_nclassic_names = NELEM(cpc_classic_names);

@@ -1,0 +1,349 @@
+/*
+ * tracepoint.c - the catalogue's tracepoints, system:event, with their
+ * ids from tracefs.  Listing reads the systems with libtracefs; the
+ * description of a tracepoint is the names of its own fields.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/perf_event.h>
+#include <tracefs.h>
+
+#include "catalogue.h"
+
+/* The systems (sys NULL), or the events of system sys as sys:event. */
+static void
+offer_tracepoints(const char *dir, const char *sys, const char *want,
+    struct ev_suggest *sg)
+{
+	char **list, **p;
+
+	if (sys == NULL) {
+		if ((list = tracefs_event_systems(dir)) == NULL)
+			return;
+		for (p = list; *p != NULL; p++)
+			ev_suggest_name(sg, want, *p);
+	} else {
+		char full[CPC_MAX_EVENT_LEN];
+
+		if ((list = tracefs_system_events(dir, sys)) == NULL)
+			return;
+		for (p = list; *p != NULL; p++) {
+			snprintf(full, sizeof(full), "%s:%s", sys, *p);
+			ev_suggest_name(sg, want, full);
+		}
+	}
+	tracefs_list_free(list);
+}
+
+/*
+ * Every tracepoint, for a name no stage knew: compared as a whole with a
+ * system:event name (SCHED:sched_switch), by its event part with a bare
+ * name (sched_switch).  Read from available_events only here, on the way
+ * to an error; nothing when tracefs is not there or not readable.
+ */
+static void
+offer_all_tracepoints(const char *name, struct ev_suggest *sg)
+{
+	const char *dir = cpc_tracefs_dir(), *colon;
+	int bare = strchr(name, ':') == NULL;
+	char path[512], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	if ((f = fopen(path, "re")) == NULL)
+		return;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((colon = strchr(line, ':')) == NULL)
+			continue;
+		ev_suggest_offer(sg, name, bare ? colon + 1 : line, line);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* tracefs is there but this user may not read it. */
+static int
+no_access(const struct ev_ctx *ec, const char *fn, const char *name,
+    const char *path)
+{
+	ev_err(ec, fn, CPC_INVALID_EVENT, "cannot look up tracepoint '%s': "
+	    "%s: %s (tracepoints need root)", name, path, strerror(EACCES));
+	errno = EACCES;
+	return -1;
+}
+
+/* system:event, reported when it is not a tracepoint. */
+static int
+lookup_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	char sys[256], path[768], buf[32], hint[3 * CPC_MAX_EVENT_LEN + 64];
+	const char *colon = strchr(name, ':'), *evn = colon + 1, *dir;
+	struct ev_suggest sg;
+	struct stat st;
+	char *end;
+
+	/* No directory has a longer name (NAME_MAX). */
+	if ((size_t)(colon - name) >= sizeof(sys)) {
+		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event: tracepoint "
+		    "system name too long (at most %zu characters)",
+		    sizeof(sys) - 1);
+		return -1;
+	}
+	memcpy(sys, name, colon - name);
+	sys[colon - name] = '\0';
+	if ((dir = cpc_tracefs_dir()) == NULL) {
+		ev_err(ec, fn, CPC_INVALID_EVENT, "cannot look up "
+		    "tracepoint '%s': tracefs is not mounted (as root: "
+		    "mount -t tracefs nodev /sys/kernel/tracing)", name);
+		errno = ENOSYS;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
+	if (stat(path, &st) != 0) {
+		if (errno == EACCES)
+			return no_access(ec, fn, name, path);
+		ev_suggest_init(&sg, sys);
+		offer_tracepoints(dir, NULL, sys, &sg);
+		ev_suggest_text(&sg, hint, sizeof(hint));
+		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': no "
+		    "tracepoint system '%s'%s", name, sys, hint);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, evn);
+	if (evn[0] == '\0' || strchr(evn, '/') != NULL ||
+	    cpc_read_small(path, buf, sizeof(buf)) != 0) {
+		if (errno == EACCES)
+			return no_access(ec, fn, name, path);
+		ev_suggest_init(&sg, name);
+		offer_tracepoints(dir, sys, name, &sg);
+		ev_suggest_text(&sg, hint, sizeof(hint));
+		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': "
+		    "system '%s' has no tracepoint '%s'%s", name, sys, evn,
+		    hint);
+		return -1;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->ev_kind = EVK_TRACEPOINT;
+	ev->ev_type = PERF_TYPE_TRACEPOINT;
+	ev->ev_config = strtoull(buf, &end, 10);
+	return 0;
+}
+
+static int
+has_upper(const char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (isupper((unsigned char)*s))
+			return 1;
+	return 0;
+}
+
+/* system:event: one colon, neither part empty. */
+static const char *
+tp_colon(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	return colon != NULL && colon > name && colon[1] != '\0' ? colon :
+	    NULL;
+}
+
+/* A tracefs system of that name exists (tracefs mounted, dir there). */
+static int
+is_trace_system(const char *name, const char *colon)
+{
+	const char *dir = cpc_tracefs_dir();
+	char path[512];
+	struct stat st;
+
+	if (dir == NULL || colon - name > 255)
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%.*s", dir,
+	    (int)(colon - name), name);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int
+ev_tp_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	const char *colon = tp_colon(name);
+
+	if (colon == NULL || !is_trace_system(name, colon))
+		return 1;
+	return lookup_tracepoint(ec, fn, name, ev);
+}
+
+/*
+ * Tracepoint systems are lower case, native names not: a name of that
+ * shape that libpfm4 has for no PMU is taken for a tracepoint whose
+ * system is missing, and said so.
+ */
+int
+ev_tp_explain(const struct ev_ctx *ec, const char *fn, const char *name,
+    struct cpc_event *ev)
+{
+	const char *colon = tp_colon(name);
+	char where[256];
+
+	if (colon == NULL || ev_native_where(name, where, sizeof(where)) == 0 ||
+	    has_upper(name, colon))
+		return 1;
+	return lookup_tracepoint(ec, fn, name, ev);
+}
+
+/*
+ * Every tracepoint, for a name no kind knew (but a libpfm4 table's,
+ * skl::...): compared as a whole with a system:event name
+ * (SCHED:sched_switch), by its event part with a bare name
+ * (sched_switch).
+ */
+static void
+ev_tp_suggest(const struct ev_ctx *ec, struct ev_suggest *sg,
+    const char *name, const char *base)
+{
+	(void)ec;
+	(void)base;
+	if (strstr(name, "::") == NULL)
+		offer_all_tracepoints(name, sg);
+}
+
+/* ---- listing ---- */
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A tracepoint's description: the names of its own fields (not the
+ * common_ ones every event has), from its format file.  Lines look like
+ *	field:unsigned int prev_pid;	offset:24;	size:4;	signed:0;
+ *	field:__data_loc char[] name;	...
+ *	field:char prev_comm[16];	...
+ */
+static void
+tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
+    size_t len)
+{
+	char path[768], buf[8192], *line, *save = NULL;
+	size_t used = 0;
+	ssize_t n = -1;
+	int fd, nf = 0;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, sys, ev);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	snprintf(desc, len, "fields:");
+	used = strlen(desc);
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		char *f = strstr(line, "field:"), *end, *start;
+
+		if (f == NULL || (end = strchr(f, ';')) == NULL)
+			continue;
+		while (end > f && end[-1] == ']')	/* name[16] */
+			while (end > f && *--end != '[')
+				;
+		start = end;
+		while (start > f && (isalnum((unsigned char)start[-1]) ||
+		    start[-1] == '_'))
+			start--;
+		if (start == end || strncmp(start, "common_", 7) == 0)
+			continue;
+		if (used + (size_t)(end - start) + 5 >= len) {
+			snprintf(desc + used, len - used, " ...");
+			return;
+		}
+		used += snprintf(desc + used, len - used, " %.*s",
+		    (int)(end - start), start);
+		nf++;
+	}
+	if (nf == 0)
+		snprintf(desc, len, "no fields");
+}
+
+static void
+walk_system(struct ev_walk *w, const char *dir, const char *sys)
+{
+	char name[CPC_MAX_EVENT_LEN], path[768], id[32], desc[EV_DESC_LEN];
+	struct cpc_event ev;
+	char **evs, *end;
+	size_t n, i;
+
+	if ((evs = tracefs_system_events(dir, sys)) == NULL)
+		return;
+	for (n = 0; evs[n] != NULL; n++)
+		;
+	qsort(evs, n, sizeof(*evs), name_cmp);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s:%s", sys, evs[i]);
+		if (!w->ew_want(w, name))
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys,
+		    evs[i]);
+		if (cpc_read_small(path, id, sizeof(id)) != 0)
+			id[0] = '\0';
+		tp_desc(dir, sys, evs[i], desc, sizeof(desc));
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_kind = EVK_TRACEPOINT;
+		ev.ev_type = PERF_TYPE_TRACEPOINT;
+		ev.ev_config = strtoull(id, &end, 10);
+		/* Every tracepoint passes the same checks: one test. */
+		w->ew_emit(w, name, "tracepoint", desc,
+		    isdigit((unsigned char)id[0]) ? &ev : NULL, 1);
+	}
+	tracefs_list_free(evs);
+}
+
+/* Every tracepoint, by system, as --list-events shows them. */
+static void
+ev_tp_walk(const struct ev_ctx *ec, struct ev_walk *w)
+{
+	const char *dir = cpc_tracefs_dir();
+	char path[512], **sys;
+	size_t n, i;
+
+	if (dir == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (access(path, R_OK | X_OK) != 0) {
+		ev_err(ec, "cpc_walk_catalogue", -1, "tracepoints not "
+		    "listed: %s: %s (tracepoints need root)", path,
+		    strerror(errno));
+		return;
+	}
+	if ((sys = tracefs_event_systems(dir)) == NULL)
+		return;
+	for (n = 0; sys[n] != NULL; n++)
+		;
+	qsort(sys, n, sizeof(*sys), name_cmp);
+	for (i = 0; i < n; i++)
+		walk_system(w, dir, sys[i]);
+	tracefs_list_free(sys);
+}
+
+const struct ev_kind ev_kind_tracepoint = {
+	.ek_name = "tracepoint",
+	.ek_lookup = ev_tp_lookup,
+	.ek_walk = ev_tp_walk,
+	.ek_suggest = ev_tp_suggest,
+};

@@ -1,0 +1,93 @@
+/*
+ * platform.h - the bottom layer of libcpc: facts about this machine and
+ * this process that every layer above may ask for, and the one function
+ * that hands a message to an error handler.  Nothing here knows a handle,
+ * a set or an event name.
+ *
+ *	report.c	cpc_report: the handler call, the default handler
+ *	clock.c		the clocks of a sample; the overflow signal
+ *	sysfs.c		the kernel's PMUs and tracefs
+ *	pfm.c		libpfm4: initialised on first use, its core PMU
+ *	cpuinfo.c	the processor: name, manual, counters, vendor
+ */
+#ifndef CPC_PLATFORM_H
+#define CPC_PLATFORM_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libcpc.h"
+
+#define CPC_EXPORT	__attribute__((visibility("default")))
+
+/* report.c */
+/*
+ * Report through handler h (NULL: the default one, which prints
+ * "libcpc: fn: message" to stderr).  fn NULL is a quiet probe: nothing
+ * is reported.  fmt NULL uses the subcode's text.  errno is preserved.
+ */
+void	cpc_report(cpc_errhndlr_t *h, const char *fn, int subcode,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void	cpc_vreport(cpc_errhndlr_t *h, const char *fn, int subcode,
+	    const char *fmt, va_list ap);
+
+/* clock.c */
+hrtime_t cpc_hrnow(void);		/* CLOCK_MONOTONIC, ns */
+uint64_t cpc_ticknow(void);		/* TSC on x86, cntvct on arm64 */
+
+/* sysfs.c */
+#define CPC_SYSFS_PMUS	"/sys/bus/event_source/devices"
+/* The kernel has a core PMU for the CPU (not just software events). */
+int	cpc_hw_pmu_present(void);
+/* The tracefs mount point, or NULL with errno ENOENT. */
+const char *cpc_tracefs_dir(void);
+/* A small file's content without its trailing newline; -1 with errno. */
+int	cpc_read_small(const char *path, char *buf, size_t len);
+
+/* pfm.c: libpfm4, initialised on first use. */
+struct cpc_pmu {
+	char	pm_name[64];		/* libpfm4's: skl, arm_ac57 */
+	char	pm_desc[128];		/* libpfm4's description */
+	int	pm_ncntrs;		/* general-purpose counters */
+	int	pm_nfixed;		/* fixed counters */
+	int	pm_forced;		/* chosen by LIBPFM_FORCE_PMU */
+};
+/* libpfm4 is ready (initialised now if it was not); 0 when it failed. */
+int	cpc_pfm_ready(void);
+/* The catalogue's core PMU (libpfm4's index), -1 for none; inits. */
+int	cpc_pfm_core(void);
+/* LIBPFM_FORCE_PMU, NULL when unset (set but empty still forces). */
+const char *cpc_pfm_forced(void);
+/* The core PMU's description; -1 when libpfm4 has none. */
+int	cpc_pfm_describe(struct cpc_pmu *pmu);
+/* libpfm4 has been initialised (tests: resolving cycles must not). */
+int	cpc_pfm_used(void);
+
+/* cpuinfo.c */
+enum cpc_vendor {
+	CPC_VENDOR_OTHER, CPC_VENDOR_INTEL, CPC_VENDOR_AMD, CPC_VENDOR_ARM
+};
+
+/* Request slots on a machine without a hardware PMU. */
+#define CPC_SOFT_NPIC	8
+
+/* What cpc_cciname, cpc_cpuref and cpc_npic say, and whose layout. */
+struct cpc_platform {
+	int		 pf_hwpmu;	/* in: the kernel has a core PMU */
+	uint_t		 pf_npic;
+	int		 pf_ngp;	/* general-purpose counters */
+	int		 pf_nfixed;	/* fixed ones; 0, 0: unknown */
+	enum cpc_vendor	 pf_vendor;
+	char		 pf_cciname[CPC_MAX_IMPL_NAME];
+	char		 pf_cpuref[CPC_MAX_CPUREF];
+};
+/* Fill pf from the processor (or the forced libpfm4 table). */
+void	cpc_platform_describe(struct cpc_platform *pf);
+/*
+ * Which fixed counter counts the event of perf type and config alone,
+ * from 1; 0 for none.
+ */
+int	cpc_fixed_counter(enum cpc_vendor v, uint32_t type, uint64_t config);
+
+#endif /* CPC_PLATFORM_H */

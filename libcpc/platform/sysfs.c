@@ -1,0 +1,82 @@
+/*
+ * sysfs.c - what the kernel offers: its PMUs (sysfs) and tracefs.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/vfs.h>
+
+#include "platform.h"
+
+#define TRACEFS_MAGIC_NR	0x74726163
+
+/* The kernel has a core PMU for the CPU (not just software events). */
+int
+cpc_hw_pmu_present(void)
+{
+	static const char *const fixed[] = { "cpu", "cpu_core", "cpu_atom" };
+	char path[256];
+	struct dirent *d;
+	DIR *dir;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
+		snprintf(path, sizeof(path), CPC_SYSFS_PMUS "/%s", fixed[i]);
+		if (access(path, F_OK) == 0)
+			return 1;
+	}
+	if ((dir = opendir(CPC_SYSFS_PMUS)) == NULL)
+		return 0;
+	while (!found && (d = readdir(dir)) != NULL)
+		found = strncmp(d->d_name, "armv8_", 6) == 0 ||
+		    strncmp(d->d_name, "armv7_", 6) == 0 ||
+		    strncmp(d->d_name, "arm_cortex", 10) == 0;
+	closedir(dir);
+	return found;
+}
+
+/*
+ * The tracefs mount point, or NULL (errno ENOENT) when tracefs is not
+ * mounted.  Checked with statfs so that an empty directory is not taken
+ * for a mount.
+ */
+const char *
+cpc_tracefs_dir(void)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	struct statfs sf;
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (statfs(dirs[i], &sf) == 0 &&
+		    (unsigned long)sf.f_type == TRACEFS_MAGIC_NR)
+			return dirs[i];
+	errno = ENOENT;
+	return NULL;
+}
+
+int
+cpc_read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
