@@ -20,7 +20,7 @@ endif
 
 WARN		= -Wall -Wextra -Wshadow -Wstrict-prototypes \
 		  -Wmissing-prototypes -Wno-unused-parameter
-ALL_CFLAGS	= -std=gnu11 $(WARN) -I. -Ilibcpc -Icommon $(CPPFLAGS) \
+ALL_CFLAGS	= -std=gnu11 $(WARN) -I. -Ilibcpc -Ilibcpc/pctx -Icommon $(CPPFLAGS) \
 		  $(CFLAGS) $(SANFLAGS)
 ALL_LDFLAGS	= -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
 ifneq ($(SAN),)
@@ -34,7 +34,7 @@ endif
 LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
 		  libcpc/ev_tables.c libcpc/ev_pfm.c libcpc/catalogue.c \
 		  libcpc/cpuinfo.c \
-		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c
+		  libcpc/events.c libcpc/be_perf.c libcpc/pctx/pctx.c
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
@@ -69,13 +69,14 @@ configure: configure.ac
 
 config.h: config.mk
 
-$(B)/%.o: %.c $(CONFIG)/config.h $(wildcard libcpc/*.h common/*.h \
-    cpustat/*.h cputrack/*.h)
+$(B)/%.o: %.c $(CONFIG)/config.h $(wildcard libcpc/*.h libcpc/pctx/*.h \
+    common/*.h cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
 
 # libcpc is position independent and hides everything it does not export.
-$(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(wildcard libcpc/*.h)
+$(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(wildcard libcpc/*.h \
+    libcpc/pctx/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -fPIC -fvisibility=hidden \
 	    -c -o $@ $<
@@ -133,7 +134,7 @@ install: all
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 644 libcpc/libcpc.h $(DESTDIR)$(includedir)/libcpc.h
-	install -m 644 libcpc/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
+	install -m 644 libcpc/pctx/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
 	install -m 644 $(B)/libcpc/libcpc.pc \
 	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
 	$(MAKE) install-man

@@ -9,7 +9,7 @@ load helper
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 MAN3=$ROOT/man3
 MAP=$ROOT/libcpc/libcpc.map
-HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/libpctx.h")
+HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/pctx/libpctx.h")
 # The build directory of the library under test (tests/run sets CPUSTAT).
 BUILD=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)
 
