@@ -34,7 +34,9 @@ endif
 LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
 		  libcpc/ev_tables.c libcpc/ev_pfm.c libcpc/catalogue.c \
 		  libcpc/cpuinfo.c \
-		  libcpc/events.c libcpc/be_perf.c libcpc/pctx/pctx.c
+		  libcpc/events.c libcpc/be_perf.c \
+		  libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
+		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
