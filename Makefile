@@ -6,6 +6,11 @@
 #   make check-asan the same suite built with -fsanitize=address,undefined
 #   make install    DESTDIR and prefix honoured
 #   make clean / distclean
+#
+# Two libraries, each built twice (a static archive for the tools and the
+# unit tests, a shared library with a version script for programs):
+# libcpc (libcpc/) and libpctx (libcpc/pctx/), which uses nothing of
+# libcpc.  libcpc.so.1 has libpctx.so.1 as NEEDED.
 
 B		?= build
 # CONFIG: the directory of config.mk and config.h (a cross build keeps its
@@ -20,8 +25,9 @@ endif
 
 WARN		= -Wall -Wextra -Wshadow -Wstrict-prototypes \
 		  -Wmissing-prototypes -Wno-unused-parameter
-ALL_CFLAGS	= -std=gnu11 $(WARN) -I. -Ilibcpc -Icommon $(CPPFLAGS) \
-		  $(CFLAGS) $(SANFLAGS)
+INC		= -Ilibcpc -Ilibcpc/pctx -Icommon
+ALL_CFLAGS	= -std=gnu11 $(WARN) -I. $(INC) $(CPPFLAGS) $(CFLAGS) \
+		  $(SANFLAGS)
 ALL_LDFLAGS	= -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
 ifneq ($(SAN),)
 SANFLAGS	= -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -33,12 +39,14 @@ endif
 
 # libcpc in layers (libcpc/cpc_impl.h): the API objects, the event
 # catalogue and the backends, the platform's facts.
-LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
-		  libcpc/walk.c libcpc/names.c \
+LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
+		  libcpc/bind.c libcpc/walk.c libcpc/names.c \
 		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
-		  $(wildcard libcpc/platform/*.c) libcpc/pctx.c
+		  $(wildcard libcpc/platform/*.c)
 LIBCPC_INC	= -Ilibcpc/events -Ilibcpc/backends -Ilibcpc/platform
 LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
+LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
+		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
 COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
@@ -50,20 +58,27 @@ WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
 		  $(wildcard tests/workloads/*.c))
 
 LIBCPC_OBJ	= $(LIBCPC_SRC:%.c=$(B)/%.o)
+LIBPCTX_OBJ	= $(LIBPCTX_SRC:%.c=$(B)/%.o)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(B)/%.o)
 CPUSTAT_OBJ	= $(CPUSTAT_SRC:%.c=$(B)/%.o)
 CPUTRACK_OBJ	= $(CPUTRACK_SRC:%.c=$(B)/%.o)
 
 LIBCPC_A	= $(B)/libcpc/libcpc.a
 LIBCPC_SO	= $(B)/libcpc/libcpc.so.1
+# libpctx's archive and shared library sit beside libcpc's: one -L, one
+# rpath or LD_LIBRARY_PATH finds both.
+LIBPCTX_A	= $(B)/libcpc/libpctx.a
+LIBPCTX_SO	= $(B)/libcpc/libpctx.so.1
+PCFILES		= $(B)/libcpc/libcpc.pc $(B)/libcpc/libpctx.pc
 COMMON_A	= $(B)/common/libcommon.a
 CPUSTAT		= $(B)/cpustat/cpustat
 CPUTRACK	= $(B)/cputrack/cputrack
 LIBS		= $(TRACE_LIBS) $(PFM_LIBS) -lpthread
 
-.PHONY: all check check-asan check-unit check-bats install install-man clean distclean
+.PHONY: all check check-asan check-unit check-bats install install-man clean \
+	distclean FORCE
 
-all: $(CPUSTAT) $(CPUTRACK) $(LIBCPC_SO) $(B)/libcpc/libcpc.pc
+all: $(CPUSTAT) $(CPUTRACK) $(LIBCPC_SO) $(LIBPCTX_SO) $(PCFILES)
 
 config.mk: configure config.mk.in
 	./configure $(CONFIGURE_FLAGS)
@@ -84,19 +99,55 @@ $(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(LIBCPC_H)
 	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(TRACE_CFLAGS) -fPIC \
 	    -fvisibility=hidden -c -o $@ $<
 
+# libpctx the same way, and without libcpc's include directories: it must
+# not depend on libcpc.
+$(B)/libcpc/pctx/%.o: INC =
+$(B)/libcpc/pctx/%.o: libcpc/pctx/%.c $(CONFIG)/config.h \
+    $(wildcard libcpc/pctx/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
 $(LIBCPC_A): $(LIBCPC_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(LIBCPC_SO): $(LIBCPC_OBJ) libcpc/libcpc.map
+# libpctx.so.1 is NEEDED even though libcpc calls none of it (hence
+# --no-as-needed): cpc_bind_pctx takes a pctx_t, and programs linked when
+# libcpc.so.1 exported pctx_* find them, under the same versions, in it.
+# The two are always side by side (here and installed): the RUNPATH
+# $ORIGIN finds libpctx.so.1 for a program that found libcpc.so.1 by its
+# own RUNPATH, which the loader does not apply to libcpc's dependencies.
+$(LIBCPC_SO): $(LIBCPC_OBJ) libcpc/libcpc.map $(LIBPCTX_SO)
 	$(CC) -shared -Wl,-soname,libcpc.so.1 \
-	    -Wl,--version-script=libcpc/libcpc.map $(ALL_LDFLAGS) \
-	    -o $@ $(LIBCPC_OBJ) $(LIBS)
+	    -Wl,--version-script=libcpc/libcpc.map -Wl,-rpath,'$$ORIGIN' \
+	    $(ALL_LDFLAGS) -o $@ $(LIBCPC_OBJ) \
+	    -Wl,--no-as-needed $(LIBPCTX_SO) -Wl,--as-needed $(LIBS)
 
-$(B)/libcpc/libcpc.pc: libcpc/libcpc.pc.in config.mk
+$(LIBPCTX_A): $(LIBPCTX_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIBPCTX_SO): $(LIBPCTX_OBJ) libcpc/pctx/libpctx.map
+	$(CC) -shared -Wl,-soname,libpctx.so.1 \
+	    -Wl,--version-script=libcpc/pctx/libpctx.map $(ALL_LDFLAGS) \
+	    -o $@ $(LIBPCTX_OBJ)
+
+# The .pc files name the install directories: pc.vars changes (and they
+# are made again) whenever those differ from the last build's, as for
+# `make install prefix=/usr` after a plain `make`.
+PCVARS		= $(prefix)|$(libdir)|$(includedir)|$(VERSION)
+$(B)/libcpc/pc.vars: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PCVARS)' | cmp -s - $@ || echo '$(PCVARS)' > $@
+
+$(B)/libcpc/libcpc.pc: libcpc/libcpc.pc.in
+$(B)/libcpc/libpctx.pc: libcpc/pctx/libpctx.pc.in
+$(PCFILES): $(B)/libcpc/pc.vars config.mk
 	sed -e 's|@prefix@|$(prefix)|' -e 's|@libdir@|$(libdir)|' \
 	    -e 's|@includedir@|$(includedir)|' -e 's|@VERSION@|$(VERSION)|' \
-	    $< > $@
+	    $(filter %.pc.in,$^) > $@
+
+FORCE:
 
 $(COMMON_A): $(COMMON_OBJ)
 	rm -f $@
@@ -106,15 +157,15 @@ $(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) \
 	    $(LIBS)
 
-$(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A)
+$(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \
-	    $(LIBS)
+	    $(LIBPCTX_A) $(LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
-    $(COMMON_A) $(LIBCPC_A)
+    $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) -Itests/unit $(ALL_LDFLAGS) -o $@ \
-	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBS)
+	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(LIBS)
 
 # Workloads are the oracle, not code under test: never sanitized (ASan
 # faults in shadow memory and would change their exact counts).
@@ -123,7 +174,8 @@ $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $< -lpthread
 
 check: all $(UNIT_TESTS) $(WORKLOADS)
-	@B=$(B) tests/run
+	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
+	    tests/run
 
 check-asan:
 	$(MAKE) B=build-asan SAN=1 check
@@ -136,10 +188,11 @@ install: all
 	install -m 755 $(CPUTRACK) $(DESTDIR)$(bindir)/cputrack
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
+	install -m 755 $(LIBPCTX_SO) $(DESTDIR)$(libdir)/libpctx.so.1
+	ln -sf libpctx.so.1 $(DESTDIR)$(libdir)/libpctx.so
 	install -m 644 libcpc/libcpc.h $(DESTDIR)$(includedir)/libcpc.h
-	install -m 644 libcpc/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
-	install -m 644 $(B)/libcpc/libcpc.pc \
-	    $(DESTDIR)$(libdir)/pkgconfig/libcpc.pc
+	install -m 644 libcpc/pctx/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
+	install -m 644 $(PCFILES) $(DESTDIR)$(libdir)/pkgconfig
 	$(MAKE) install-man
 
 # The manual pages alone (manpages.bats checks what this installs).

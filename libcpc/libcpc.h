@@ -63,7 +63,9 @@ typedef int processorid_t;
 typedef struct cpc cpc_t;
 typedef struct cpc_set cpc_set_t;
 typedef struct cpc_buf cpc_buf_t;
-#ifndef LIBPCTX_H
+/* libpctx's handle (libpctx.h), for cpc_bind_pctx: either header first. */
+#ifndef _PCTX_T_DEFINED
+#define _PCTX_T_DEFINED
 typedef struct pctx pctx_t;
 #endif
 

@@ -8,16 +8,16 @@ load helper
 
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 MAN3=$ROOT/man3
-MAP=$ROOT/libcpc/libcpc.map
-HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/libpctx.h")
+MAPS=("$ROOT/libcpc/libcpc.map" "$ROOT/libcpc/pctx/libpctx.map")
+HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/pctx/libpctx.h")
 # The build directory of the library under test (tests/run sets CPUSTAT).
 BUILD=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)
 
-# exported: the global symbols of the version script, one a line.
+# exported: the global symbols of the version scripts, one a line.
 exported() {
 	awk '/global:/ { g = 1; sub(/.*global:/, "") }
 	    /local:/ || /}/ { g = 0 }
-	    g' "$MAP" | tr -s ' \t;' '\n\n\n' | grep -E '^[a-z_][a-z0-9_]*$'
+	    g' "${MAPS[@]}" | tr -s ' \t;' '\n\n\n' | grep -E '^[a-z_][a-z0-9_]*$'
 }
 
 # mdoc_names SECTION PAGE...: "page name" for every .Nm, .Fn and .Fo
@@ -104,7 +104,7 @@ header_protos() {
 	synopsis=$(mdoc_names SYNOPSIS "$MAN3"/*.3 | awk '{ print $2 }' |
 	    sort -u)
 	[ "$(exported | wc -l)" -ge 45 ] ||
-	    fail_with "only $(exported | wc -l) symbols read from $MAP"
+	    fail_with "only $(exported | wc -l) symbols read from ${MAPS[*]}"
 	for sym in $(exported); do
 		grep -qx "$sym" <<<"$names" && grep -qx "$sym" <<<"$synopsis" ||
 		    missing+=("$sym")

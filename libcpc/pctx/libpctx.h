@@ -34,12 +34,15 @@
 extern "C" {
 #endif
 
+/* The Solaris types, guarded as in libcpc.h: either header first. */
 #ifndef _UINT_T_DEFINED
 #define _UINT_T_DEFINED
 typedef unsigned int uint_t;
 #endif
-
+#ifndef _PCTX_T_DEFINED
+#define _PCTX_T_DEFINED
 typedef struct pctx pctx_t;
+#endif
 
 /* fn is the short name of the call: "create", "capture", "run", ... */
 typedef void (pctx_errfn_t)(const char *fn, const char *fmt, va_list ap);

@@ -1,0 +1,284 @@
+/*
+ * lwp.c - libpctx's threads and processes: a hash of threads by tid, a
+ * list of threads per process in creation order, the list of processes;
+ * resuming and detaching a stopped thread; the callbacks of a thread's
+ * life (init_lwp, fini_lwp, lwp_exit, exit); giving up a process.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <sys/ptrace.h>
+
+#include "pctx_impl.h"
+
+struct lwp *
+pctx_lwp_find(pctx_t *p, pid_t tid)
+{
+	struct lwp *l;
+
+	for (l = p->p_hash[tid % HASHSZ]; l != NULL; l = l->l_hnext)
+		if (l->l_tid == tid)
+			return l;
+	return NULL;
+}
+
+void
+pctx_lwp_link(struct proc *pr, struct lwp *l)
+{
+	struct lwp **lp;
+
+	for (lp = &pr->pr_lwps; *lp != NULL; lp = &(*lp)->l_next)
+		;
+	*lp = l;
+	l->l_next = NULL;
+	l->l_proc = pr;
+}
+
+static void
+lwp_unlink(struct lwp *l)
+{
+	struct lwp **lp;
+
+	if (l->l_proc == NULL)
+		return;
+	for (lp = &l->l_proc->pr_lwps; *lp != NULL; lp = &(*lp)->l_next)
+		if (*lp == l) {
+			*lp = l->l_next;
+			break;
+		}
+	l->l_proc = NULL;
+	l->l_next = NULL;
+}
+
+/* Take l out of the hash chain of its tid. */
+static void
+lwp_unhash(pctx_t *p, struct lwp *l)
+{
+	struct lwp **lp;
+
+	for (lp = &p->p_hash[l->l_tid % HASHSZ]; *lp != NULL;
+	    lp = &(*lp)->l_hnext)
+		if (*lp == l) {
+			*lp = l->l_hnext;
+			break;
+		}
+}
+
+static void
+lwp_hash(pctx_t *p, struct lwp *l)
+{
+	l->l_hnext = p->p_hash[l->l_tid % HASHSZ];
+	p->p_hash[l->l_tid % HASHSZ] = l;
+}
+
+struct lwp *
+pctx_lwp_add(pctx_t *p, pid_t tid, struct proc *pr, enum lwp_state st)
+{
+	struct lwp *l;
+
+	if ((l = calloc(1, sizeof(*l))) == NULL)
+		return NULL;
+	l->l_tid = tid;
+	l->l_state = st;
+	lwp_hash(p, l);
+	if (pr != NULL)
+		pctx_lwp_link(pr, l);
+	return l;
+}
+
+void
+pctx_lwp_free(pctx_t *p, struct lwp *l)
+{
+	lwp_unlink(l);
+	lwp_unhash(p, l);
+	free(l);
+}
+
+/* l goes by tid from now on (a non-leader exec took the pid). */
+void
+pctx_lwp_rekey(pctx_t *p, struct lwp *l, pid_t tid)
+{
+	lwp_unhash(p, l);
+	l->l_tid = tid;
+	lwp_hash(p, l);
+}
+
+struct proc *
+pctx_proc_add(pctx_t *p, pid_t pid, enum proc_state st)
+{
+	struct proc *pr, **pp;
+
+	if ((pr = calloc(1, sizeof(*pr))) == NULL)
+		return NULL;
+	pr->pr_pid = pid;
+	pr->pr_state = st;
+	for (pp = &p->p_procs; *pp != NULL; pp = &(*pp)->pr_next)
+		;
+	*pp = pr;
+	return pr;
+}
+
+/* Forget a process; its ended threads wait in the hash for their reap. */
+void
+pctx_proc_drop(pctx_t *p, struct proc *pr)
+{
+	struct proc **pp;
+
+	while (pr->pr_lwps != NULL)
+		lwp_unlink(pr->pr_lwps);
+	for (pp = &p->p_procs; *pp != NULL; pp = &(*pp)->pr_next)
+		if (*pp == pr) {
+			*pp = pr->pr_next;
+			break;
+		}
+	free(pr);
+}
+
+static int
+proc_nlive(const struct proc *pr)
+{
+	const struct lwp *l;
+	int n = 0;
+
+	for (l = pr->pr_lwps; l != NULL; l = l->l_next)
+		n += l->l_state != LWP_ENDED;
+	return n;
+}
+
+/* A released process is done when none of its threads is attached. */
+void
+pctx_proc_check_released(pctx_t *p, struct proc *pr)
+{
+	if (pr->pr_state == PR_RELEASING && proc_nlive(pr) == 0)
+		pctx_proc_drop(p, pr);
+}
+
+void
+pctx_lwp_detach(pctx_t *p, struct lwp *l, int sig)
+{
+	struct proc *pr = l->l_proc;
+
+	(void)ptrace(PTRACE_DETACH, l->l_tid, NULL, (void *)(long)sig);
+	pctx_lwp_free(p, l);
+	if (pr != NULL)
+		pctx_proc_check_released(p, pr);
+}
+
+void
+pctx_lwp_resume(pctx_t *p, struct lwp *l, int sig)
+{
+	if (l->l_proc != NULL && l->l_proc->pr_state == PR_RELEASING &&
+	    l->l_state != LWP_ENDED) {
+		pctx_lwp_detach(p, l, sig);
+		return;
+	}
+	l->l_stopped = 0;
+	/* ESRCH: killed meanwhile; its death report follows. */
+	(void)ptrace(PTRACE_CONT, l->l_tid, NULL, (void *)(long)sig);
+}
+
+int
+pctx_cb_init(pctx_t *p, struct lwp *l)
+{
+	if (p->p_ops.po_init_lwp != NULL &&
+	    p->p_ops.po_init_lwp(p, l->l_proc->pr_pid, l->l_tid,
+	    p->p_arg) != 0)
+		return -1;
+	l->l_bound = 1;
+	return 0;
+}
+
+int
+pctx_cb_fini(pctx_t *p, struct lwp *l, pid_t lwpid)
+{
+	if (!l->l_bound)
+		return 0;
+	l->l_bound = 0;
+	if (p->p_ops.po_fini_lwp != NULL)
+		return p->p_ops.po_fini_lwp(p, l->l_proc->pr_pid, lwpid,
+		    p->p_arg);
+	return 0;
+}
+
+/*
+ * A thread ended (at its exit stop or its death report).  The last live
+ * thread of a tracked process makes the exit callback.  (When a thread
+ * of several calls exit(3), the kernel gives no sign, at its exit stop,
+ * that the others will follow: it is reported as an lwp_exit, and the
+ * exit callback names the last thread to end.)
+ */
+void
+pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
+{
+	struct proc *pr = l->l_proc;
+	int last;
+
+	if (l->l_state == LWP_ENDED || pr == NULL)
+		return;
+	last = proc_nlive(pr) == 1;
+	if (pr->pr_state == PR_TRACKED) {
+		if (pctx_cb_fini(p, l, l->l_tid) != 0)
+			pctx_fail(p);
+		l->l_state = LWP_ENDED;
+		if (!last) {
+			if (p->p_ops.po_lwp_exit != NULL &&
+			    p->p_ops.po_lwp_exit(p, pr->pr_pid, l->l_tid,
+			    p->p_arg) != 0)
+				pctx_fail(p);
+		} else if (!pr->pr_exited) {
+			pr->pr_exited = 1;
+			if (p->p_ops.po_exit != NULL)
+				p->p_ops.po_exit(p, pr->pr_pid, l->l_tid,
+				    status, p->p_arg);
+		}
+	}
+	l->l_state = LWP_ENDED;
+}
+
+/*
+ * Stop controlling pr: fini_lwp for each thread and the release callback
+ * when callbacks apply, then detach each thread (now if it is stopped,
+ * else at the stop PTRACE_INTERRUPT brings).
+ */
+void
+pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks)
+{
+	struct lwp *l, *next;
+
+	if (pr->pr_state == PR_TRACKED && callbacks && !pr->pr_exited) {
+		for (l = pr->pr_lwps; l != NULL; l = l->l_next)
+			if (l->l_state != LWP_ENDED && pctx_cb_fini(p, l,
+			    l->l_tid) != 0)
+				pctx_fail(p);
+		if (p->p_ops.po_release != NULL)
+			p->p_ops.po_release(p, pr->pr_pid, p->p_arg);
+	}
+	pr->pr_state = PR_RELEASING;
+	for (l = pr->pr_lwps; l != NULL; l = next) {
+		next = l->l_next;
+		if (l->l_state == LWP_ENDED)
+			continue;
+		if (l->l_stopped)
+			pctx_lwp_detach(p, l, 0);
+		else if (l->l_state != LWP_NEW)
+			(void)ptrace(PTRACE_INTERRUPT, l->l_tid, NULL, NULL);
+		/* A NEW thread not yet stopped is detached at its stop. */
+	}
+	/* pr may be gone now. */
+}
+
+void
+pctx_release_all(pctx_t *p, int callbacks)
+{
+	struct proc *pr, *next;
+
+	for (pr = p->p_procs; pr != NULL; pr = next) {
+		next = pr->pr_next;
+		if (pr->pr_state == PR_TRACKED)
+			pctx_proc_release(p, pr, callbacks);
+	}
+	for (pr = p->p_procs; pr != NULL; pr = next) {
+		next = pr->pr_next;
+		pctx_proc_check_released(p, pr);
+	}
+}
