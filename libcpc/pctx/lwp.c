@@ -1,15 +1,79 @@
 /*
- * lwp.c - libpctx's threads and processes: a hash of threads by tid, a
- * list of threads per process in creation order, the list of processes;
- * resuming and detaching a stopped thread; the callbacks of a thread's
- * life (init_lwp, fini_lwp, lwp_exit, exit); giving up a process.
+ * lwp.c - libpctx's bookkeeping: the handle's life (pctx_alloc,
+ * pctx_free) and its error handler (pctx_err); threads and processes: a
+ * hash of threads by tid, a list of threads per process in creation
+ * order, the list of processes; resuming and detaching a stopped thread;
+ * the callbacks of a thread's life (init_lwp, fini_lwp, lwp_exit, exit);
+ * giving up a process.  Every other file of libpctx calls this one, and
+ * it calls none of them.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/ptrace.h>
 
 #include "pctx_impl.h"
+
+void
+pctx_err(pctx_t *p, const char *fn, const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (p != NULL && p->p_errfn != NULL) {
+		p->p_errfn(fn, fmt, ap);
+	} else {
+		fprintf(stderr, "libpctx: pctx_%s: ", fn);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
+	errno = e;
+}
+
+pctx_t *
+pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn)
+{
+	pctx_t *p;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	p->p_arg = arg;
+	p->p_verbose = verbose;
+	p->p_errfn = errfn;
+	p->p_pidfd = -1;
+	if ((p->p_evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
+		int e = errno;
+
+		free(p);
+		errno = e;
+		return NULL;
+	}
+	return p;
+}
+
+void
+pctx_free(pctx_t *p)
+{
+	int i;
+
+	while (p->p_procs != NULL)
+		pctx_proc_drop(p, p->p_procs);
+	for (i = 0; i < HASHSZ; i++)
+		while (p->p_hash[i] != NULL)
+			pctx_lwp_free(p, p->p_hash[i]);
+	if (p->p_evfd >= 0)
+		close(p->p_evfd);
+	if (p->p_pidfd >= 0)
+		close(p->p_pidfd);
+	free(p);
+}
 
 struct lwp *
 pctx_lwp_find(pctx_t *p, pid_t tid)

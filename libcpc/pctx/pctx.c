@@ -1,8 +1,9 @@
 /*
- * pctx.c - the libpctx handle and its small calls: the error handler,
- * the callbacks (pctx_set_events, pctx_set_ops), pctx_pid,
- * pctx_terminate, pctx_kill and pctx_release.  How the tree is controlled
- * is written in pctx_impl.h.
+ * pctx.c - the libpctx handle's small calls: the callbacks
+ * (pctx_set_events, pctx_set_ops), pctx_pid, pctx_terminate, pctx_kill
+ * and pctx_release.  How the tree is controlled is written in
+ * pctx_impl.h; the handle's life and its error handler are in lwp.c,
+ * beneath the rest.
  */
 #include "config.h"
 
@@ -19,62 +20,6 @@
 #include <sys/wait.h>
 
 #include "pctx_impl.h"
-
-void
-pctx_err(pctx_t *p, const char *fn, const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (p != NULL && p->p_errfn != NULL) {
-		p->p_errfn(fn, fmt, ap);
-	} else {
-		fprintf(stderr, "libpctx: pctx_%s: ", fn);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	}
-	va_end(ap);
-	errno = e;
-}
-
-pctx_t *
-pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn)
-{
-	pctx_t *p;
-
-	if ((p = calloc(1, sizeof(*p))) == NULL)
-		return NULL;
-	p->p_arg = arg;
-	p->p_verbose = verbose;
-	p->p_errfn = errfn;
-	p->p_pidfd = -1;
-	if ((p->p_evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
-		int e = errno;
-
-		free(p);
-		errno = e;
-		return NULL;
-	}
-	return p;
-}
-
-void
-pctx_free(pctx_t *p)
-{
-	int i;
-
-	while (p->p_procs != NULL)
-		pctx_proc_drop(p, p->p_procs);
-	for (i = 0; i < HASHSZ; i++)
-		while (p->p_hash[i] != NULL)
-			pctx_lwp_free(p, p->p_hash[i]);
-	if (p->p_evfd >= 0)
-		close(p->p_evfd);
-	if (p->p_pidfd >= 0)
-		close(p->p_pidfd);
-	free(p);
-}
 
 /* pctx_set_events' fork handler cannot ask to follow: report only. */
 static int
