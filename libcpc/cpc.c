@@ -37,6 +37,9 @@ default_errfn(const char *fn, int subcode, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* Messages the calling thread reported (cpc_err_count). */
+static __thread unsigned long err_count;
+
 /*
  * Report through the handle's handler.  errno is preserved, so callers
  * set errno first and report second, or the other way round.
@@ -51,6 +54,7 @@ cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 
 	if (fn == NULL)		/* a quiet probe (events.c) */
 		return;
+	err_count++;
 	if (fmt == NULL && subcode > 0 &&
 	    (size_t)subcode < sizeof(subcode_text) / sizeof(*subcode_text))
 		fmt = subcode_text[subcode];
@@ -58,6 +62,13 @@ cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 	h(fn, subcode, fmt, ap);
 	va_end(ap);
 	errno = saved;
+}
+
+/* How many messages this thread has reported: did a call report one? */
+unsigned long
+cpc_err_count(void)
+{
+	return err_count;
 }
 
 static int

@@ -151,6 +151,7 @@ struct cpc {
 /* cpc.c */
 void	cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
+unsigned long cpc_err_count(void);
 void	cpc_err_open(cpc_t *cpc, const char *fn, int err,
 	    const struct cpc_request *req, const char *target);
 int	cpc_set_owned(cpc_t *cpc, cpc_set_t *set);

@@ -199,6 +199,15 @@ int	cpc_sigovf(void);
 #endif
 
 /*
+ * The event specification of cpustat -c and cputrack -c, as one set:
+ *	[picN=]event[,attr[N][=val]][,[picN=]event[,attr[N][=val]]]...
+ * with the keywords sys[N] and nouser[N] (see cpc_strtoset(3)).  NULL
+ * with EINVAL and a message through the handler (fn "cpc_strtoset") when
+ * the text is malformed or a request is refused.  smt is not used.
+ */
+cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
+
+/*
  * Linux extensions.
  * cpc_buf_scaled: 1 if the kernel time-shared the set's counters for part
  * of the sample (the values were scaled by enabled/running time); 3 if

@@ -7,6 +7,11 @@
  * struct spec (pure, reentrant, never exits); spec_build turns it into a
  * libcpc set as often as needed (one per CPU or thread) without parsing
  * again.
+ *
+ * Part of libcpc, for the tools (which link the static archive) and the
+ * library's own cpc_strtoset and cpc_strtoevent: not installed, and not
+ * exported from libcpc.so.1.  Failures are reported through the handle's
+ * error handler with fn "cpc_strtoset"; libcpc never prints or exits.
  */
 #ifndef STRTOSET_H
 #define STRTOSET_H
@@ -39,12 +44,11 @@ struct spec {
 int	spec_parse(const char *text, uint_t npic, const char *const *attrs,
 	    struct spec *sp, char *err, size_t errlen);
 void	spec_free(struct spec *sp);
-/* A new set with sp's requests; NULL with the reason in errh_last(). */
+/* A new set with sp's requests; NULL, the reason through the handler. */
 cpc_set_t *spec_build(cpc_t *cpc, const struct spec *sp);
 /* Parse against cpc's pics and attributes; -1 with err. */
 int	spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp,
 	    char *err, size_t errlen);
-/* Solaris-compatible: parse and build; NULL with errh_last() set. */
-cpc_set_t *cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
+/* cpc_strtoset, which parses and builds, is public: see libcpc.h. */
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * strtoset.c - the -c grammar (see strtoset.h).
+ * strtoset.c - the -c grammar (see strtoset.h), shared by the tools, the
+ * public cpc_strtoset and the v1 cpc_strtoevent.
  *
  * Tokens are separated by commas, except inside a sysfs PMU event
  * "pmu/term=val,term=val/", which stays one token.  Keywords win over
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errh.h"
+#include "cpc_impl.h"
 #include "strtoset.h"
 
 /* A setting for all slots (pic -1) or for one. */
@@ -28,6 +29,9 @@ struct setting {
 	uint64_t	 st_val;
 	char		 st_tok[64];	/* as written, for messages */
 };
+
+/* The function that libcpc's messages about a spec are reported for. */
+#define SPEC_FN	"cpc_strtoset"
 
 struct parse {
 	const char		*p_text;
@@ -396,10 +400,12 @@ spec_build(cpc_t *cpc, const struct spec *sp)
 {
 	cpc_attr_t attrs[SPEC_MAXATTR + 1];
 	cpc_set_t *set;
+	unsigned long seen;
 	int i;
 
 	if ((set = cpc_set_create(cpc)) == NULL) {
-		errh_set("cannot create a set: %s", strerror(errno));
+		cpc_err(cpc, SPEC_FN, -1, "cannot create a set: %s",
+		    strerror(errno));
 		return NULL;
 	}
 	for (i = 0; i < sp->sp_nreqs; i++) {
@@ -408,14 +414,15 @@ spec_build(cpc_t *cpc, const struct spec *sp)
 		memcpy(attrs, r->sr_attrs, r->sr_nattrs * sizeof(*attrs));
 		attrs[r->sr_nattrs].ca_name = "picnum";
 		attrs[r->sr_nattrs].ca_val = (uint64_t)r->sr_pic;
-		errh_clear();
+		seen = cpc_err_count();
 		if (cpc_set_add_request(cpc, set, r->sr_event, 0, r->sr_flags,
 		    r->sr_nattrs + 1, attrs) < 0) {
 			int e = errno;
 
-			if (errh_last()[0] == '\0')
-				errh_set("cannot add '%s': %s", r->sr_event,
-				    strerror(e));
+			/* A failure libcpc gave no message for gets one. */
+			if (cpc_err_count() == seen)
+				cpc_err(cpc, SPEC_FN, -1, "cannot add '%s': %s",
+				    r->sr_event, strerror(e));
 			cpc_set_destroy(cpc, set);
 			errno = e;
 			return NULL;
@@ -448,7 +455,7 @@ spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp, char *err,
 	return spec_parse(text, cpc_npic(cpc), attrs, sp, err, errlen);
 }
 
-cpc_set_t *
+CPC_EXPORT cpc_set_t *
 cpc_strtoset(cpc_t *cpc, const char *text, int smt)
 {
 	struct spec sp;
@@ -456,9 +463,13 @@ cpc_strtoset(cpc_t *cpc, const char *text, int smt)
 	char err[512];
 
 	(void)smt;	/* SMT sibling attributes were a Pentium 4 matter */
-	if (spec_parse_cpc(cpc, text, &sp, err, sizeof(err)) != 0) {
-		errh_set("%s", err);
+	if (cpc == NULL || text == NULL) {
 		errno = EINVAL;
+		return NULL;
+	}
+	if (spec_parse_cpc(cpc, text, &sp, err, sizeof(err)) != 0) {
+		errno = EINVAL;
+		cpc_err(cpc, SPEC_FN, -1, "%s", err);
 		return NULL;
 	}
 	set = spec_build(cpc, &sp);
