@@ -395,8 +395,51 @@ spec_free(struct spec *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
+/*
+ * Each event with its slot, then that slot's own settings: spec_parse
+ * takes the text back to the same requests.
+ */
+char *
+spec_format(const struct spec *sp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+	uint_t k;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return NULL;
+	for (i = 0; i < sp->sp_nreqs; i++) {
+		const struct spec_req *r = &sp->sp_reqs[i];
+
+		fprintf(f, "%spic%d=%s", i == 0 ? "" : ",", r->sr_pic,
+		    r->sr_event);
+		if (r->sr_flags & CPC_COUNT_SYSTEM)
+			fprintf(f, ",sys%d", r->sr_pic);
+		if (!(r->sr_flags & CPC_COUNT_USER))
+			fprintf(f, ",nouser%d", r->sr_pic);
+		for (k = 0; k < r->sr_nattrs; k++)
+			fprintf(f, ",%s%d=%#llx", r->sr_attrs[k].ca_name,
+			    r->sr_pic,
+			    (unsigned long long)r->sr_attrs[k].ca_val);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 cpc_set_t *
 spec_build(cpc_t *cpc, const struct spec *sp)
+{
+	return spec_build_with(cpc, sp, NULL, NULL);
+}
+
+cpc_set_t *
+spec_build_with(cpc_t *cpc, const struct spec *sp, const uint64_t *presets,
+    const uint_t *flags)
 {
 	cpc_attr_t attrs[SPEC_MAXATTR + 1];
 	cpc_set_t *set;
@@ -415,7 +458,9 @@ spec_build(cpc_t *cpc, const struct spec *sp)
 		attrs[r->sr_nattrs].ca_name = "picnum";
 		attrs[r->sr_nattrs].ca_val = (uint64_t)r->sr_pic;
 		seen = cpc_err_count();
-		if (cpc_set_add_request(cpc, set, r->sr_event, 0, r->sr_flags,
+		if (cpc_set_add_request(cpc, set, r->sr_event,
+		    presets != NULL ? presets[i] : 0,
+		    flags != NULL ? flags[i] : r->sr_flags,
 		    r->sr_nattrs + 1, attrs) < 0) {
 			int e = errno;
 
@@ -449,10 +494,17 @@ int
 spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp, char *err,
     size_t errlen)
 {
+	return spec_parse_npic(cpc, text, cpc_npic(cpc), sp, err, errlen);
+}
+
+int
+spec_parse_npic(cpc_t *cpc, const char *text, uint_t npic, struct spec *sp,
+    char *err, size_t errlen)
+{
 	const char *attrs[SPEC_MAXATTR] = { NULL };
 
 	cpc_walk_attrs(cpc, attrs, collect_attr);
-	return spec_parse(text, cpc_npic(cpc), attrs, sp, err, errlen);
+	return spec_parse(text, npic, attrs, sp, err, errlen);
 }
 
 CPC_EXPORT cpc_set_t *

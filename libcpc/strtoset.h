@@ -44,11 +44,22 @@ struct spec {
 int	spec_parse(const char *text, uint_t npic, const char *const *attrs,
 	    struct spec *sp, char *err, size_t errlen);
 void	spec_free(struct spec *sp);
+/* The canonical text of sp (malloc'd), which spec_parse takes back. */
+char	*spec_format(const struct spec *sp);
 /* A new set with sp's requests; NULL, the reason through the handler. */
 cpc_set_t *spec_build(cpc_t *cpc, const struct spec *sp);
+/*
+ * As spec_build, with request i's preset and flags taken from presets[i]
+ * and flags[i] (NULL: 0 and the spec's flags).  For cpc_bind_event.
+ */
+cpc_set_t *spec_build_with(cpc_t *cpc, const struct spec *sp,
+	    const uint64_t *presets, const uint_t *flags);
 /* Parse against cpc's pics and attributes; -1 with err. */
 int	spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp,
 	    char *err, size_t errlen);
+/* The same with npic slots (cpc_strtoevent: 2). */
+int	spec_parse_npic(cpc_t *cpc, const char *text, uint_t npic,
+	    struct spec *sp, char *err, size_t errlen);
 /* cpc_strtoset, which parses and builds, is public: see libcpc.h. */
 
 #endif
