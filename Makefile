@@ -34,7 +34,8 @@ endif
 LIBCPC_SRC	= libcpc/cpc.c libcpc/set.c libcpc/buf.c libcpc/bind.c \
 		  libcpc/ev_tables.c libcpc/ev_pfm.c libcpc/catalogue.c \
 		  libcpc/cpuinfo.c libcpc/strtoset.c \
-		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c
+		  libcpc/events.c libcpc/be_perf.c libcpc/pctx.c \
+		  libcpc/v1.c
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
