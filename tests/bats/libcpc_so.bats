@@ -9,23 +9,6 @@ load helper
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 BUILD=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)
 
-# build OUT SRC: compile SRC against libcpc.so.1 (sanitized if it is).
-build() {
-	local cc=${CC:-cc} san=()
-	command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
-	[ -n "$BUILD" ] && [ -e "$BUILD/libcpc/libcpc.so.1" ] ||
-	    skip "libcpc.so.1 is not built (make)"
-	if objdump -p "$BUILD/libcpc/libcpc.so.1" 2>/dev/null |
-	    grep -q 'NEEDED.*libasan'; then
-		san=(-fsanitize=address,undefined)
-	fi
-	run "$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
-	    "${san[@]}" \
-	    -I"$ROOT/libcpc" -o "$1" "$2" "$BUILD/libcpc/libcpc.so.1" \
-	    -Wl,-rpath,"$BUILD/libcpc"
-	expect_status 0
-}
-
 @test "libcpc.so: the symbol versions of the Solaris nodes, oldest first" {
 	local syms
 	command -v objdump >/dev/null || skip "needs objdump"
@@ -77,7 +60,8 @@ main(int argc, char **argv)
 	return 0;
 }
 PROG
-	build "$dir/strtoset" "$dir/strtoset.c"
+	cc_libcpc "$dir/strtoset" "$dir/strtoset.c"
+	expect_status 0 || return 1
 	run timeout 60 "$dir/strtoset" "pic0=syscalls:sys_enter_getpid,sys"
 	expect_status 0 && expect_eq "$output" 777 "getpid calls counted"
 	run timeout 60 "$dir/strtoset" "pic0=syscalls:sys_enter_getpid,,x"
@@ -88,7 +72,8 @@ PROG
 
 @test "libcpc.so: a Solaris 8-style v1 program counts exactly with -lcpc" {
 	requires root tracepoint:syscalls:sys_enter_getpid
-	build "$BATS_TEST_TMPDIR/v1sol" "$ROOT/tests/unit/t_v1sol.c"
+	cc_libcpc "$BATS_TEST_TMPDIR/v1sol" "$ROOT/tests/unit/t_v1sol.c"
+	expect_status 0 || return 1
 	run timeout 60 "$BATS_TEST_TMPDIR/v1sol"
 	expect_status 0 || return 1
 	expect_eq "$(grep -c '^ok ' <<<"$output")" 21 "iterations counted" &&
