@@ -10,8 +10,6 @@ ROOT=$(cd "$TESTS_DIR/.." && pwd)
 MAN3=$ROOT/man3
 MAP=$ROOT/libcpc/libcpc.map
 HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/libpctx.h")
-# The build directory of the library under test (tests/run sets CPUSTAT).
-BUILD=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)
 
 # exported: the global symbols of the version script, one a line.
 exported() {
