@@ -42,22 +42,27 @@ main(int argc, char **argv)
 	cpc_set_t *set;
 	cpc_buf_t *buf;
 	uint64_t n = 0;
-	int i;
+	int i, rc = 0;
 
 	(void)argc;
-	if (cpc == NULL || (set = cpc_strtoset(cpc, argv[1], 0)) == NULL)
-		return 1;
-	if ((buf = cpc_buf_create(cpc, set)) == NULL ||
+	if (cpc == NULL)
+		return 4;
+	if ((set = cpc_strtoset(cpc, argv[1], 0)) == NULL)
+		rc = 1;
+	else if ((buf = cpc_buf_create(cpc, set)) == NULL ||
 	    cpc_bind_curlwp(cpc, set, 0) != 0)
-		return 2;
-	for (i = 0; i < 777; i++)
-		(void)syscall(SYS_getpid);
-	if (cpc_set_sample(cpc, set, buf) != 0 ||
-	    cpc_buf_get(cpc, buf, 0, &n) != 0)
-		return 3;
-	printf("%llu\n", (unsigned long long)n);
+		rc = 2;
+	else {
+		for (i = 0; i < 777; i++)
+			(void)syscall(SYS_getpid);
+		if (cpc_set_sample(cpc, set, buf) != 0 ||
+		    cpc_buf_get(cpc, buf, 0, &n) != 0)
+			rc = 3;
+		else
+			printf("%llu\n", (unsigned long long)n);
+	}
 	cpc_close(cpc);
-	return 0;
+	return rc;
 }
 PROG
 	cc_libcpc "$dir/strtoset" "$dir/strtoset.c"
