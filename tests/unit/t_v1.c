@@ -589,7 +589,8 @@ test_pctx(const char *self)
 	    WEXITSTATUS(st) == 0, "the workload exited 0");
 	pctx_release(p);
 	tap_ok(cpc_pctx_take_sample(NULL, 1, &pctx_ev) == -1 &&
-	    errno == EINVAL && cpc_pctx_bind_event(NULL, 1, &pctx_ev, 0) == -1 &&
+	    errno == EINVAL &&
+	    cpc_pctx_bind_event(NULL, 1, &pctx_ev, 0) == -1 &&
 	    errno == EINVAL, "no pctx: EINVAL");
 }
 

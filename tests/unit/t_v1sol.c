@@ -63,6 +63,7 @@ main(int argc, char *argv[])
 
 	for (iter = 1; iter <= 20; iter++) {
 		cpc_event_t before, after;
+		uint64_t want = 10 * iter;
 
 		if (cpc_take_sample(&before) == -1)
 			break;
@@ -75,7 +76,7 @@ main(int argc, char *argv[])
 		if (cpc_take_sample(&after) == -1)
 			break;
 		(void) printf("%sok %d - %3d: %" PRId64 " %" PRId64 "\n",
-		    after.ce_pic[0] - before.ce_pic[0] == (uint64_t)(10 * iter) &&
+		    after.ce_pic[0] - before.ce_pic[0] == want &&
 		    after.ce_pic[1] - before.ce_pic[1] == (uint64_t)iter ?
 		    "" : "not ",
 		    ++ntest, iter, after.ce_pic[0] - before.ce_pic[0],
