@@ -42,12 +42,12 @@ endif
 LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
 		  libcpc/bind.c libcpc/walk.c libcpc/names.c \
 		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
-		  $(wildcard libcpc/platform/*.c)
+		  $(wildcard libcpc/platform/*.c) libcpc/strtoset.c libcpc/v1.c
 LIBCPC_INC	= -Ilibcpc/events -Ilibcpc/backends -Ilibcpc/platform
 LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
-COMMON_SRC	= common/args.c common/errh.c common/strtoset.c \
+COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c

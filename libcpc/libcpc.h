@@ -201,6 +201,15 @@ int	cpc_sigovf(void);
 #endif
 
 /*
+ * The event specification of cpustat -c and cputrack -c, as one set:
+ *	[picN=]event[,attr[N][=val]][,[picN=]event[,attr[N][=val]]]...
+ * with the keywords sys[N] and nouser[N] (see cpc_strtoset(3)).  NULL
+ * with EINVAL and a message through the handler (fn "cpc_strtoset") when
+ * the text is malformed or a request is refused.  smt is not used.
+ */
+cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
+
+/*
  * Linux extensions.
  * cpc_buf_scaled: 1 if the kernel time-shared the set's counters for part
  * of the sample (the values were scaled by enabled/running time); 3 if
@@ -242,6 +251,129 @@ typedef struct {
  */
 int	cpc_walk_catalogue(cpc_t *cpc, const char *pattern, uint_t flags,
 	    void *arg, void (*fn)(void *arg, const cpc_evinfo_t *ev));
+
+
+/*
+ * ---------------------------------------------------------------------
+ * v1 (obsolete) API: the Solaris 8 interface (cpc_bind_event(3) and
+ * cpc_strtoevent(3)), implemented on the calls above with hidden sets.
+ * New programs use the v2 calls.  An event specification is the text of
+ * cpustat -c with at most two events (pic0 and pic1).
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * cpc_getcpuver() values.  The Solaris processors' codes are defined for
+ * programs that compare with them; Linux returns one of CPC_LINUX_*: the
+ * kind of counters perf_event offers on this machine.
+ */
+#define CPC_ULTRA1		1000
+#define CPC_ULTRA2		1001
+#define CPC_ULTRA3		1002
+#define CPC_ULTRA3_PLUS		1003
+#define CPC_ULTRA3_I		1004
+#define CPC_ULTRA4_PLUS		1005
+#define CPC_PENTIUM		2000
+#define CPC_PENTIUM_MMX		2001
+#define CPC_PENTIUM_PRO		2002
+#define CPC_PENTIUM_PRO_MMX	2003
+#define CPC_SPARC64_III		3000
+#define CPC_SPARC64_V		3002
+#define CPC_LINUX_NOPMU		4000	/* no hardware PMU: software events,
+					   tracepoints, sysfs PMUs */
+#define CPC_LINUX_INTEL		4001	/* Intel PMU */
+#define CPC_LINUX_AMD		4002	/* AMD or Hygon PMU */
+#define CPC_LINUX_ARM		4003	/* Arm PMU */
+#define CPC_LINUX_PMU		4004	/* another hardware PMU */
+
+/*
+ * The sample of a v1 binding.  ce_pic[] are 64-bit counts (from the
+ * preset the binding began with), ce_hrt CLOCK_MONOTONIC nanoseconds of
+ * the sample, ce_tsc (ce_tick) the cycle counter ticks since the binding.
+ * The control fields (ce_pes, ce_cesr, ce_pcr) identify the event
+ * specification that cpc_strtoevent parsed: do not change them.
+ */
+#if defined(__i386) || defined(__i386__) || defined(__amd64) || \
+    defined(__x86_64__)
+typedef struct {
+	int		ce_cpuver;
+	hrtime_t	ce_hrt;
+	uint64_t	ce_tsc;
+	uint64_t	ce_pic[2];
+	uint32_t	ce_pes[2];
+#define ce_cesr	ce_pes[0]
+} cpc_event_t;
+#else
+typedef struct {
+	int		ce_cpuver;
+	hrtime_t	ce_hrt;
+	uint64_t	ce_tick;
+	uint64_t	ce_pic[2];
+	uint64_t	ce_pcr;
+} cpc_event_t;
+#endif
+
+/* The v1 error handler: like cpc_errhndlr_t, without a subcode. */
+typedef void (cpc_errfn_t)(const char *fn, const char *fmt, va_list ap);
+
+/* CPC_VER_NONE: the library's version; 1 or 2: that one if supported. */
+uint_t	 cpc_version(uint_t ver);
+/* 0 if this process can count, else -1 with errno and a message. */
+int	 cpc_access(void);
+/* This machine's code, a CPC_LINUX_ value; -1 without perf_event. */
+int	 cpc_getcpuver(void);
+/* For cpc_getcpuver()'s code: as cpc_cciname, cpc_cpuref; else NULL. */
+const char *cpc_getcciname(int cpuver);
+const char *cpc_getcpuref(int cpuver);
+/* The syntax of cpc_strtoevent's text; NULL for another cpuver. */
+const char *cpc_getusage(int cpuver);
+/* The entries of ce_pic[] that count: 2; 0 for another cpuver. */
+uint_t	 cpc_getnpic(int cpuver);
+/* Every event name pic regno (0 or 1) takes; bits is 0 (no encoding). */
+void	 cpc_walk_names(int cpuver, int regno, void *arg,
+	    void (*action)(void *arg, int regno, const char *name,
+	    uint8_t bits));
+/* Parse spec into event: 0, or non-zero with a message (errno EINVAL). */
+int	 cpc_strtoevent(int cpuver, const char *spec, cpc_event_t *event);
+/* The canonical spec of event, malloc'd (cpc_strtoevent takes it back). */
+char	*cpc_eventtostr(cpc_event_t *event);
+/* accum->ce_pic += event->ce_pic, ticks too; ce_hrt the later. */
+void	 cpc_event_accum(cpc_event_t *accum, cpc_event_t *event);
+/* diff = left - right (counts and ticks); ce_hrt and controls left's. */
+void	 cpc_event_diff(cpc_event_t *diff, cpc_event_t *left,
+	    cpc_event_t *right);
+/*
+ * Count event on the calling thread from the presets in ce_pic[]
+ * (replacing what the thread counted before); NULL releases.  flags:
+ * CPC_BIND_LWP_INHERIT, CPC_BIND_EMT_OVF (signal SIGEMT at overflow).
+ */
+int	 cpc_bind_event(cpc_event_t *event, int flags);
+/* The calling thread's counts; EINVAL when nothing is bound. */
+int	 cpc_take_sample(cpc_event_t *event);
+/* Stop counting on the calling thread and forget the binding; 0. */
+int	 cpc_rele(void);
+/* Count user (kernel) mode from now on, or stop: on 1, off 0. */
+int	 cpc_count_usr_events(int on);
+int	 cpc_count_sys_events(int on);
+/* The same for thread lwpid of a process under pctx control. */
+int	 cpc_pctx_bind_event(pctx_t *pctx, id_t lwpid, cpc_event_t *event,
+	    int flags);
+int	 cpc_pctx_take_sample(pctx_t *pctx, id_t lwpid, cpc_event_t *event);
+int	 cpc_pctx_rele(pctx_t *pctx, id_t lwpid);
+/* Stop the thread's counting; its samples fail with EAGAIN until bound. */
+int	 cpc_pctx_invalidate(pctx_t *pctx, id_t lwpid);
+/*
+ * Count the calling thread's CPU for every process: cpc_shared_open
+ * takes the CPU the thread is bound to (or runs on), and binding pins the
+ * thread there until cpc_shared_rele.  Returns a descriptor, or -1.
+ */
+int	 cpc_shared_open(void);
+int	 cpc_shared_bind_event(int fd, cpc_event_t *event, int flags);
+int	 cpc_shared_take_sample(int fd, cpc_event_t *event);
+int	 cpc_shared_rele(int fd);
+void	 cpc_shared_close(int fd);
+/* Install the v1 handler; NULL restores the default (libcpc: fn: msg). */
+void	 cpc_seterrfn(cpc_errfn_t *errfn);
 
 #ifdef __cplusplus
 }

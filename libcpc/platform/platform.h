@@ -31,6 +31,8 @@ void	cpc_report(cpc_errhndlr_t *h, const char *fn, int subcode,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void	cpc_vreport(cpc_errhndlr_t *h, const char *fn, int subcode,
 	    const char *fmt, va_list ap);
+/* How many messages this thread has reported: did a call report one? */
+unsigned long cpc_err_count(void);
 
 /* clock.c */
 hrtime_t cpc_hrnow(void);		/* CLOCK_MONOTONIC, ns */

@@ -35,6 +35,9 @@ default_errfn(const char *fn, int subcode, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* Messages the calling thread reported (cpc_err_count). */
+static __thread unsigned long err_count;
+
 /*
  * errno is preserved, so callers set errno first and report second, or
  * the other way round.
@@ -47,6 +50,7 @@ cpc_vreport(cpc_errhndlr_t *h, const char *fn, int subcode, const char *fmt,
 
 	if (fn == NULL)		/* a quiet probe (the catalogue's) */
 		return;
+	err_count++;
 	if (h == NULL)
 		h = default_errfn;
 	if (fmt == NULL && subcode > 0 &&
@@ -67,3 +71,8 @@ cpc_report(cpc_errhndlr_t *h, const char *fn, int subcode, const char *fmt,
 	va_end(ap);
 }
 
+unsigned long
+cpc_err_count(void)
+{
+	return err_count;
+}

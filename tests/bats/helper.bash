@@ -575,6 +575,27 @@ as_user_can_read() {
 	as_user_cmd ls "$1" >/dev/null 2>&1
 }
 
+# ---- programs built against libcpc.so.1 ---------------------------------
+
+# cc_libcpc OUT SRC: compile the C program SRC as a user would, against
+# the libcpc.so.1 built next to $CPUSTAT (run sets $status and $output).
+# A sanitized library needs a sanitized program.  Skips without a
+# compiler or the library.
+cc_libcpc() {
+	local cc=${CC:-cc} san=() lib
+	lib=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)/libcpc
+	command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
+	[ -e "$lib/libcpc.so.1" ] || skip "libcpc.so.1 is not built (make)"
+	if objdump -p "$lib/libcpc.so.1" 2>/dev/null |
+	    grep -q 'NEEDED.*libasan'; then
+		san=(-fsanitize=address,undefined)
+	fi
+	run "$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
+	    "${san[@]}" -I"$TESTS_DIR/../libcpc" -I"$TESTS_DIR/../libcpc/pctx" \
+	    -o "$1" "$2" "$lib/libcpc.so.1" "$lib/libpctx.so.1" \
+	    -Wl,-rpath,"$lib"
+}
+
 # ---- waiting for a condition --------------------------------------------
 
 # wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds; fail,

@@ -10,8 +10,6 @@ ROOT=$(cd "$TESTS_DIR/.." && pwd)
 MAN3=$ROOT/man3
 MAPS=("$ROOT/libcpc/libcpc.map" "$ROOT/libcpc/pctx/libpctx.map")
 HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/pctx/libpctx.h")
-# The build directory of the library under test (tests/run sets CPUSTAT).
-BUILD=$(cd "$(dirname "$CPUSTAT")/.." 2>/dev/null && pwd)
 
 # exported: the global symbols of the version scripts, one a line.
 exported() {
@@ -165,15 +163,7 @@ header_protos() {
 }
 
 @test "manpages: the overflow example of cpc_bind_curlwp(3) runs" {
-	local dir cc=${CC:-cc} san=()
-	command -v "$cc" >/dev/null || skip "no C compiler ($cc)"
-	[ -n "$BUILD" ] && [ -e "$BUILD/libcpc/libcpc.so.1" ] ||
-	    skip "libcpc.so.1 is not built (make)"
-	# A sanitized library needs a sanitized program.
-	if objdump -p "$BUILD/libcpc/libcpc.so.1" 2>/dev/null |
-	    grep -q 'NEEDED.*libasan'; then
-		san=(-fsanitize=address,undefined)
-	fi
+	local dir
 	dir=$(mktemp -d)
 	awk '/^\.Sh EXAMPLES/ { ex = 1 }
 	    ex && /^\.Bd -literal/ && !done { lit = 1; next }
@@ -181,9 +171,7 @@ header_protos() {
 	    lit' "$MAN3/cpc_bind_curlwp.3" | sed 's/\\e/\\/g' >"$dir/ovf.c"
 	grep -q 'cpc_set_restart' "$dir/ovf.c" ||
 	    fail_with "no example program in cpc_bind_curlwp.3" || return 1
-	run "$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
-	    "${san[@]}" -I"$ROOT/libcpc" -o "$dir/ovf" "$dir/ovf.c" \
-	    "$BUILD/libcpc/libcpc.so.1" -Wl,-rpath,"$BUILD/libcpc"
+	cc_libcpc "$dir/ovf" "$dir/ovf.c"
 	[ "$status" -eq 0 ] || { rm -rf "$dir"; fail_with "compile failed"; }
 	run "$dir/ovf"
 	rm -rf "$dir"

@@ -7,6 +7,11 @@
  * struct spec (pure, reentrant, never exits); spec_build turns it into a
  * libcpc set as often as needed (one per CPU or thread) without parsing
  * again.
+ *
+ * Part of libcpc, for the tools (which link the static archive) and the
+ * library's own cpc_strtoset and cpc_strtoevent: not installed, and not
+ * exported from libcpc.so.1.  Failures are reported through the handle's
+ * error handler with fn "cpc_strtoset"; libcpc never prints or exits.
  */
 #ifndef STRTOSET_H
 #define STRTOSET_H
@@ -39,12 +44,22 @@ struct spec {
 int	spec_parse(const char *text, uint_t npic, const char *const *attrs,
 	    struct spec *sp, char *err, size_t errlen);
 void	spec_free(struct spec *sp);
-/* A new set with sp's requests; NULL with the reason in errh_last(). */
+/* The canonical text of sp (malloc'd), which spec_parse takes back. */
+char	*spec_format(const struct spec *sp);
+/* A new set with sp's requests; NULL, the reason through the handler. */
 cpc_set_t *spec_build(cpc_t *cpc, const struct spec *sp);
+/*
+ * As spec_build, with request i's preset and flags taken from presets[i]
+ * and flags[i] (NULL: 0 and the spec's flags).  For cpc_bind_event.
+ */
+cpc_set_t *spec_build_with(cpc_t *cpc, const struct spec *sp,
+	    const uint64_t *presets, const uint_t *flags);
 /* Parse against cpc's pics and attributes; -1 with err. */
 int	spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp,
 	    char *err, size_t errlen);
-/* Solaris-compatible: parse and build; NULL with errh_last() set. */
-cpc_set_t *cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
+/* The same with npic slots (cpc_strtoevent: 2). */
+int	spec_parse_npic(cpc_t *cpc, const char *text, uint_t npic,
+	    struct spec *sp, char *err, size_t errlen);
+/* cpc_strtoset, which parses and builds, is public: see libcpc.h. */
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * strtoset.c - the -c grammar (see strtoset.h).
+ * strtoset.c - the -c grammar (see strtoset.h), shared by the tools, the
+ * public cpc_strtoset and the v1 cpc_strtoevent.
  *
  * Tokens are separated by commas, except inside a sysfs PMU event
  * "pmu/term=val,term=val/", which stays one token.  Keywords win over
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errh.h"
+#include "cpc_impl.h"
 #include "strtoset.h"
 
 /* A setting for all slots (pic -1) or for one. */
@@ -28,6 +29,9 @@ struct setting {
 	uint64_t	 st_val;
 	char		 st_tok[64];	/* as written, for messages */
 };
+
+/* The function that libcpc's messages about a spec are reported for. */
+#define SPEC_FN	"cpc_strtoset"
 
 struct parse {
 	const char		*p_text;
@@ -391,15 +395,60 @@ spec_free(struct spec *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
+/*
+ * Each event with its slot, then that slot's own settings: spec_parse
+ * takes the text back to the same requests.
+ */
+char *
+spec_format(const struct spec *sp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+	uint_t k;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return NULL;
+	for (i = 0; i < sp->sp_nreqs; i++) {
+		const struct spec_req *r = &sp->sp_reqs[i];
+
+		fprintf(f, "%spic%d=%s", i == 0 ? "" : ",", r->sr_pic,
+		    r->sr_event);
+		if (r->sr_flags & CPC_COUNT_SYSTEM)
+			fprintf(f, ",sys%d", r->sr_pic);
+		if (!(r->sr_flags & CPC_COUNT_USER))
+			fprintf(f, ",nouser%d", r->sr_pic);
+		for (k = 0; k < r->sr_nattrs; k++)
+			fprintf(f, ",%s%d=%#llx", r->sr_attrs[k].ca_name,
+			    r->sr_pic,
+			    (unsigned long long)r->sr_attrs[k].ca_val);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 cpc_set_t *
 spec_build(cpc_t *cpc, const struct spec *sp)
 {
+	return spec_build_with(cpc, sp, NULL, NULL);
+}
+
+cpc_set_t *
+spec_build_with(cpc_t *cpc, const struct spec *sp, const uint64_t *presets,
+    const uint_t *flags)
+{
 	cpc_attr_t attrs[SPEC_MAXATTR + 1];
 	cpc_set_t *set;
+	unsigned long seen;
 	int i;
 
 	if ((set = cpc_set_create(cpc)) == NULL) {
-		errh_set("cannot create a set: %s", strerror(errno));
+		cpc_err(cpc, SPEC_FN, -1, "cannot create a set: %s",
+		    strerror(errno));
 		return NULL;
 	}
 	for (i = 0; i < sp->sp_nreqs; i++) {
@@ -408,14 +457,17 @@ spec_build(cpc_t *cpc, const struct spec *sp)
 		memcpy(attrs, r->sr_attrs, r->sr_nattrs * sizeof(*attrs));
 		attrs[r->sr_nattrs].ca_name = "picnum";
 		attrs[r->sr_nattrs].ca_val = (uint64_t)r->sr_pic;
-		errh_clear();
-		if (cpc_set_add_request(cpc, set, r->sr_event, 0, r->sr_flags,
+		seen = cpc_err_count();
+		if (cpc_set_add_request(cpc, set, r->sr_event,
+		    presets != NULL ? presets[i] : 0,
+		    flags != NULL ? flags[i] : r->sr_flags,
 		    r->sr_nattrs + 1, attrs) < 0) {
 			int e = errno;
 
-			if (errh_last()[0] == '\0')
-				errh_set("cannot add '%s': %s", r->sr_event,
-				    strerror(e));
+			/* A failure libcpc gave no message for gets one. */
+			if (cpc_err_count() == seen)
+				cpc_err(cpc, SPEC_FN, -1, "cannot add '%s': %s",
+				    r->sr_event, strerror(e));
 			cpc_set_destroy(cpc, set);
 			errno = e;
 			return NULL;
@@ -442,13 +494,20 @@ int
 spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp, char *err,
     size_t errlen)
 {
+	return spec_parse_npic(cpc, text, cpc_npic(cpc), sp, err, errlen);
+}
+
+int
+spec_parse_npic(cpc_t *cpc, const char *text, uint_t npic, struct spec *sp,
+    char *err, size_t errlen)
+{
 	const char *attrs[SPEC_MAXATTR] = { NULL };
 
 	cpc_walk_attrs(cpc, attrs, collect_attr);
-	return spec_parse(text, cpc_npic(cpc), attrs, sp, err, errlen);
+	return spec_parse(text, npic, attrs, sp, err, errlen);
 }
 
-cpc_set_t *
+CPC_EXPORT cpc_set_t *
 cpc_strtoset(cpc_t *cpc, const char *text, int smt)
 {
 	struct spec sp;
@@ -456,9 +515,13 @@ cpc_strtoset(cpc_t *cpc, const char *text, int smt)
 	char err[512];
 
 	(void)smt;	/* SMT sibling attributes were a Pentium 4 matter */
-	if (spec_parse_cpc(cpc, text, &sp, err, sizeof(err)) != 0) {
-		errh_set("%s", err);
+	if (cpc == NULL || text == NULL) {
 		errno = EINVAL;
+		return NULL;
+	}
+	if (spec_parse_cpc(cpc, text, &sp, err, sizeof(err)) != 0) {
+		errno = EINVAL;
+		cpc_err(cpc, SPEC_FN, -1, "%s", err);
 		return NULL;
 	}
 	set = spec_build(cpc, &sp);
