@@ -153,9 +153,10 @@ $(COMMON_A): $(COMMON_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A)
+# libcpc.a's cpc_bind_pctx asks libpctx whether a thread is controlled.
+$(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) \
-	    $(LIBS)
+	    $(LIBPCTX_A) $(LIBS)
 
 $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 
 #include "backend.h"
+#include "libpctx.h"
 
 /*
  * The set bound to this thread by cpc_bind_curlwp, for the calls that
@@ -323,30 +324,67 @@ same_target(const cpc_set_t *set, const struct cpc_target *t)
 	return set->cs_tid == t->t_tid;
 }
 
+/* A preset cpc_set_add_request takes with CPC_OVF_NOTIFY_EMT. */
 static int
-has_overflow(const cpc_set_t *set)
+can_overflow(const struct cpc_request *r)
 {
-	int i;
+	return r->cr_preset != 0 && (0 - r->cr_preset) <= (uint64_t)INT64_MAX &&
+	    !r->cr_ev.ev_derived;
+}
 
-	for (i = 0; i < set->cs_nreqs; i++)
-		if (set->cs_reqs[i].cr_flags & CPC_OVF_NOTIFY_EMT)
-			return 1;
-	return 0;
+/*
+ * Which requests overflow in this binding: those added with
+ * CPC_OVF_NOTIFY_EMT, and with CPC_BIND_EMT_OVF every request whose
+ * preset lets it overflow (a preset of 0 would overflow after 2^64
+ * events: never).  1 when any does.
+ */
+static int
+mark_overflow(cpc_set_t *set, int emtovf)
+{
+	int i, any = 0;
+
+	for (i = 0; i < set->cs_nreqs; i++) {
+		struct cpc_request *r = &set->cs_reqs[i];
+
+		r->cr_ovf = (r->cr_flags & CPC_OVF_NOTIFY_EMT) != 0 ||
+		    (emtovf && can_overflow(r));
+		any |= r->cr_ovf;
+	}
+	return any;
 }
 
 static int
 bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
     const struct cpc_target *t)
 {
-	int i;
+	int i, ovf;
 
+	if (set->cs_cpc != cpc) {
+		errno = EINVAL;
+		cpc_err(cpc, fn, -1, "the set was created with another handle");
+		return -1;
+	}
 	if (set->cs_nreqs == 0) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, -1, "the set has no requests");
 		return -1;
 	}
-	if (has_overflow(set) && (t->t_kind != CPC_BIND_CURLWP ||
-	    t->t_inherit)) {
+	/* The group's sampling periods follow the overflow requests. */
+	if (set->cs_open && set->cs_emtovf != t->t_emtovf)
+		cpc_set_release(cpc, set);
+	set->cs_emtovf = t->t_emtovf;
+	ovf = mark_overflow(set, t->t_emtovf);
+	if (ovf && t->t_inherit) {
+		errno = EINVAL;
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "overflow notification "
+		    "(CPC_OVF_NOTIFY_EMT) cannot go with CPC_BIND_LWP_INHERIT "
+		    "here: Linux signals the overflow of a counter only through "
+		    "the descriptor that opened it, and a new thread's counters "
+		    "are copies the kernel opens, with no descriptor, so its "
+		    "overflows would reach nobody");
+		return -1;
+	}
+	if (ovf && t->t_kind != CPC_BIND_CURLWP) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "overflow notification "
 		    "(CPC_OVF_NOTIFY_EMT) is for sets bound with "
@@ -400,10 +438,12 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 		.t_cpu = -1,
 		.t_tid = (pid_t)syscall(SYS_gettid),
 		.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0,
+		.t_emtovf = (flags & CPC_BIND_EMT_OVF) != 0,
 		.t_fn = "cpc_bind_curlwp",
 	};
 
-	if (set == NULL || (flags & ~CPC_BIND_LWP_INHERIT) != 0) {
+	if (set == NULL ||
+	    (flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_EMT_OVF)) != 0) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -428,6 +468,16 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 
 	if (set == NULL || flags != 0 || cpu < 0 || cpu >= CPU_SETSIZE) {
 		errno = EINVAL;
+		return -1;
+	}
+	switch (cpc_cpu_state(cpu)) {
+	case -1:
+		cpc_err(cpc, fn, -1, "there is no cpu %d", cpu);
+		errno = EINVAL;
+		return -1;
+	case 0:
+		cpc_err(cpc, fn, -1, "cpu %d is offline", cpu);
+		errno = ENOSYS;
 		return -1;
 	}
 	if (sched_getaffinity(0, sizeof(old), &old) != 0)
@@ -475,13 +525,19 @@ cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 		errno = EINVAL;
 		return -1;
 	}
+	if (!pctx_has_lwp(pctx, id)) {
+		cpc_err(cpc, fn, -1, "thread %d is not one of the controlled "
+		    "process's", (int)id);
+		errno = ESRCH;
+		return -1;
+	}
 	return bind_target(cpc, fn, set, &t);
 }
 
 CPC_EXPORT int
 cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 {
-	if (set == NULL || !set->cs_bound) {
+	if (set == NULL || set->cs_cpc != cpc || !set->cs_bound) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -520,7 +576,7 @@ cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 	}
 	r = &set->cs_reqs[index];
 	/* The same range as cpc_set_add_request's. */
-	if ((r->cr_flags & CPC_OVF_NOTIFY_EMT) &&
+	if (r->cr_ovf &&
 	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
 		errno = EINVAL;
 		return -1;
@@ -592,8 +648,8 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	static const char fn[] = "cpc_set_sample";
 	int i, scaled = 0;
 
-	if (set == NULL || buf == NULL || !set->cs_bound ||
-	    buf->cb_nreqs != set->cs_nreqs) {
+	if (set == NULL || buf == NULL || set->cs_cpc != cpc ||
+	    !set->cs_bound || buf->cb_nreqs != set->cs_nreqs) {
 		errno = EINVAL;
 		return -1;
 	}

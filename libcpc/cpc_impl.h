@@ -33,6 +33,8 @@ struct cpc_request {
 	uint_t		 cr_nattrs;
 	cpc_attr_t	*cr_attrs;	/* copied, names owned */
 	int		 cr_picnum;	/* -1 when not pinned */
+	int		 cr_ovf;	/* overflows in this binding: the
+					   flag, or CPC_BIND_EMT_OVF */
 	int		 cr_armed;	/* the next overflow stops the set */
 	uint64_t	 cr_period;	/* overflow: 2^64 - preset, in force */
 	uint64_t	 cr_next;	/* cpc_request_preset: the preset */
@@ -67,6 +69,7 @@ struct cpc_set {
 	int			 cs_cpu;	/* CPC_BIND_CPU */
 	pid_t			 cs_tid;	/* CURLWP, PCTX */
 	int			 cs_inherit;	/* CPC_BIND_LWP_INHERIT */
+	int			 cs_emtovf;	/* CPC_BIND_EMT_OVF */
 	int			*cs_fds;	/* in open order: the leader, */
 	int			 cs_nfds;	/* the rest, derived seconds */
 	int			*cs_pos;	/* request -> its cs_fds index */

@@ -21,6 +21,7 @@ struct cpc_target {
 	int			t_cpu;		/* CPC_BIND_CPU, else -1 */
 	pid_t			t_tid;		/* thread, 0 = caller */
 	int			t_inherit;	/* CPC_BIND_LWP_INHERIT */
+	int			t_emtovf;	/* CPC_BIND_EMT_OVF */
 	const char		*t_fn;		/* the API call, for errors */
 };
 

@@ -159,10 +159,23 @@ fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
 		a->config1 = r->cr_ev.ev_config1;
 		a->config2 = r->cr_ev.ev_config2;
 	}
+	/*
+	 * A request that counts in neither mode counts nothing (seed 000):
+	 * the dummy event keeps its place in the group and never counts,
+	 * where excluding both modes would still let a tracepoint or a
+	 * clock count.
+	 */
+	if ((r->cr_flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM)) == 0) {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_DUMMY;
+		a->config1 = a->config2 = 0;
+	}
 	a->read_format = RDFMT;
 	a->disabled = leader;
 	a->inherit = inherit;
-	if (!sub && (r->cr_flags & CPC_OVF_NOTIFY_EMT))
+	/* New threads count into the group; forked processes never do. */
+	a->inherit_thread = inherit;
+	if (!sub && r->cr_ovf)
 		a->sample_period = 0 - r->cr_cur;
 	/*
 	 * The Solaris mode flags apply only where the kernel honours them
@@ -290,7 +303,7 @@ leader(const cpc_set_t *set)
 	int i, lead = 0;
 
 	for (i = set->cs_nreqs - 1; i >= 0; i--)
-		if (set->cs_reqs[i].cr_flags & CPC_OVF_NOTIFY_EMT)
+		if (set->cs_reqs[i].cr_ovf)
 			lead = i;
 	return lead;
 }
@@ -336,7 +349,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			set->cs_pos[k] = i;
 			r->cr_armed = 0;
 			r->cr_period = 0;
-			if (r->cr_flags & CPC_OVF_NOTIFY_EMT) {
+			if (r->cr_ovf) {
 				r->cr_period = 0 - r->cr_cur;
 				set->cs_ovf = 1;
 			}
@@ -438,7 +451,7 @@ ovf_rearm(cpc_set_t *set, int enabled)
 		uint64_t period = 0 - r->cr_cur;
 		int fd = set->cs_fds[set->cs_pos[k]];
 
-		if (!(r->cr_flags & CPC_OVF_NOTIFY_EMT))
+		if (!r->cr_ovf)
 			continue;
 		if (!enabled) {
 			/* The count before the reset reached the period. */
@@ -469,7 +482,7 @@ tp_stopped(const cpc_set_t *set)
 		int pos = set->cs_pos[k];
 
 		if (r->cr_ev.ev_type == PERF_TYPE_TRACEPOINT &&
-		    (r->cr_flags & CPC_OVF_NOTIFY_EMT) && r->cr_armed &&
+		    r->cr_ovf && r->cr_armed &&
 		    rb[3 + 2 * pos] >= r->cr_period &&
 		    (from < 0 || pos < from))
 			from = pos;

@@ -133,6 +133,11 @@ int	 pctx_set_ops(pctx_t *pctx, const struct pctx_ops *ops);
 /* The process created or captured. */
 pid_t	 pctx_pid(pctx_t *pctx);
 /*
+ * 1 when lwpid is a thread of a process pctx controls (the process
+ * created or captured, or a child it follows), 0 otherwise.
+ */
+int	 pctx_has_lwp(pctx_t *pctx, id_t lwpid);
+/*
  * For a created command: wait until it has ended (it may already have
  * been reaped by pctx_run) and store its wait status; no callback is
  * made.  0, or -1 with errno: EINTR after a pctx_terminate (call it

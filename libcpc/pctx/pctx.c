@@ -106,6 +106,17 @@ pctx_pid(pctx_t *p)
 	return p == NULL ? -1 : p->p_pid;
 }
 
+PCTX_EXPORT int
+pctx_has_lwp(pctx_t *p, id_t lwpid)
+{
+	const struct lwp *l;
+
+	if (p == NULL || (pid_t)lwpid <= 0)
+		return 0;
+	l = pctx_lwp_find(p, (pid_t)lwpid);
+	return l != NULL && l->l_proc != NULL;
+}
+
 PCTX_EXPORT void
 pctx_terminate(pctx_t *p)
 {

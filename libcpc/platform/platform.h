@@ -44,6 +44,8 @@ uint64_t cpc_ticknow(void);		/* TSC on x86, cntvct on arm64 */
 int	cpc_hw_pmu_present(void);
 /* The tracefs mount point, or NULL with errno ENOENT. */
 const char *cpc_tracefs_dir(void);
+/* CPU cpu is online (1), offline (0), or does not exist (-1). */
+int	cpc_cpu_state(int cpu);
 /* A small file's content without its trailing newline; -1 with errno. */
 int	cpc_read_small(const char *path, char *buf, size_t len);
 

@@ -80,3 +80,19 @@ cpc_read_small(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 	return 0;
 }
+
+int
+cpc_cpu_state(int cpu)
+{
+	char path[96], buf[16];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	if (access(path, F_OK) != 0)
+		return -1;
+	/* cpu0 often has no online file: it cannot go offline. */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+	    cpu);
+	if (cpc_read_small(path, buf, sizeof(buf)) != 0)
+		return 1;
+	return buf[0] != '0';
+}

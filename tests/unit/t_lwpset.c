@@ -134,9 +134,11 @@ quiet(const char *fn, const char *fmt, va_list ap)
 }
 
 /*
- * cpc_bind_pctx to this very thread (any thread the caller may trace can
- * be given): each bind replaces the set bound there before, from either
- * handle.
+ * cpc_bind_pctx to a thread of the controlled process (the created
+ * command, stopped before its first instruction until pctx_run, so that
+ * it counts exactly nothing): each bind replaces the set bound there
+ * before, from either handle.  A thread the pctx does not control, this
+ * very one, is refused with ESRCH (seed 000).
  */
 static void
 replace_pctx(cpc_t *cpc, cpc_t *other)
@@ -144,7 +146,7 @@ replace_pctx(cpc_t *cpc, cpc_t *other)
 	char *argv[] = { "sleep", "30", NULL };
 	cpc_set_t *a = getpid_set(cpc), *b = getpid_set(cpc);
 	cpc_set_t *c = getpid_set(other);
-	id_t me = (id_t)syscall(SYS_gettid);
+	id_t me = (id_t)syscall(SYS_gettid), them;
 	pctx_t *pctx = pctx_create("sleep", argv, NULL, 0, quiet);
 
 	if (!tap_ok(a != NULL && b != NULL && c != NULL && pctx != NULL,
@@ -152,27 +154,30 @@ replace_pctx(cpc_t *cpc, cpc_t *other)
 		pctx_release(pctx);
 		return;
 	}
-	tap_ok(cpc_bind_pctx(cpc, pctx, me, a, 0) == 0, "pctx: A bound");
+	them = (id_t)pctx_pid(pctx);
+	errno = 0;
+	tap_ok(cpc_bind_pctx(cpc, pctx, me, a, 0) == -1 && errno == ESRCH,
+	    "pctx: a thread the pctx does not control: ESRCH");
+	tap_ok(cpc_bind_pctx(cpc, pctx, them, a, 0) == 0, "pctx: A bound");
 	getpids(10);
-	tap_ok(cpc_bind_pctx(cpc, pctx, me, b, 0) == 0, "pctx: B bound to "
+	tap_ok(cpc_bind_pctx(cpc, pctx, them, b, 0) == 0, "pctx: B bound to "
 	    "the same thread");
 	errno = 0;
 	tap_ok(value(cpc, a) == ~(uint64_t)0 && errno == EINVAL,
 	    "pctx: A was replaced: sampling it is EINVAL");
 	getpids(5);
-	tap_u64(value(cpc, b), 5, "pctx: B counts what came after");
-	tap_ok(cpc_bind_pctx(other, pctx, me, c, 0) == 0, "pctx: C, from "
+	tap_u64(value(cpc, b), 0, "pctx: B counts the stopped thread: none");
+	tap_ok(cpc_bind_pctx(other, pctx, them, c, 0) == 0, "pctx: C, from "
 	    "another handle, bound there");
 	errno = 0;
 	tap_ok(value(cpc, b) == ~(uint64_t)0 && errno == EINVAL,
 	    "pctx: B was replaced in turn");
 	getpids(3);
-	tap_u64(value(other, c), 3, "pctx: C counts");
+	tap_u64(value(other, c), 0, "pctx: C counts none");
 	tap_ok(cpc_unbind(other, c) == 0 &&
-	    cpc_bind_pctx(cpc, pctx, me, a, 0) == 0, "pctx: C unbound, A "
+	    cpc_bind_pctx(cpc, pctx, them, a, 0) == 0, "pctx: C unbound, A "
 	    "bound again");
-	getpids(2);
-	tap_u64(value(cpc, a), 2, "pctx: A counts from its new bind");
+	tap_u64(value(cpc, a), 0, "pctx: A counts from its new bind: none");
 	cpc_set_destroy(cpc, a);
 	cpc_set_destroy(cpc, b);
 	cpc_set_destroy(other, c);

@@ -1,0 +1,275 @@
+/*
+ * t_bindrules - the binding rules of cpc_bind_curlwp(3CPC) (seed 000),
+ * with the getpid oracle:
+ *
+ *  - CPC_BIND_LWP_INHERIT follows the threads the bound thread creates,
+ *    never the processes it forks;
+ *  - a set created with another handle is EINVAL, for binding, sampling
+ *    and unbinding alike;
+ *  - CPC_BIND_EMT_OVF on a bind makes every request whose preset can
+ *    overflow an overflow request for that binding, and only for it;
+ *  - CPC_BIND_LWP_INHERIT with an overflow request is refused with the
+ *    reason (Linux cannot signal the overflows of inherited counters);
+ *  - a request with neither CPC_COUNT_USER nor CPC_COUNT_SYSTEM counts
+ *    nothing, a tracepoint or a clock included;
+ *  - cpc_bind_cpu to a CPU that does not exist is EINVAL, to one that is
+ *    offline ENOSYS (as root, with cpu 1 taken offline for the check).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <libcpc.h>
+
+#include "getpids.h"
+#include "tap.h"
+
+static char lastmsg[1024];
+static volatile sig_atomic_t nsig;
+
+static void
+keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
+{
+	(void)fn, (void)subcode;
+	vsnprintf(lastmsg, sizeof(lastmsg), fmt, ap);
+}
+
+static void
+on_emt(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	nsig++;
+}
+
+static cpc_set_t *
+one(cpc_t *cpc, const char *ev, uint64_t preset, uint_t flags)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+
+	if (set != NULL &&
+	    cpc_set_add_request(cpc, set, ev, preset, flags, 0, NULL) != 0) {
+		cpc_set_destroy(cpc, set);
+		return NULL;
+	}
+	return set;
+}
+
+/* Request 0 of a bound set, or UINT64_MAX. */
+static uint64_t
+value(cpc_t *cpc, cpc_set_t *set)
+{
+	cpc_buf_t *b = cpc_buf_create(cpc, set);
+	uint64_t v = UINT64_MAX;
+
+	if (b != NULL && cpc_set_sample(cpc, set, b) == 0)
+		cpc_buf_get(cpc, b, 0, &v);
+	cpc_buf_destroy(cpc, b);
+	return v;
+}
+
+static void *
+thread_300(void *arg)
+{
+	(void)arg;
+	getpids(300);
+	return NULL;
+}
+
+static void
+inherit_threads_not_forks(cpc_t *cpc)
+{
+	cpc_set_t *set = one(cpc, EV, 0, CPC_COUNT_USER);
+	pthread_t t;
+	pid_t pid;
+	int st = -1;
+
+	if (!tap_ok(set != NULL && cpc_bind_curlwp(cpc, set,
+	    CPC_BIND_LWP_INHERIT) == 0, "bind with CPC_BIND_LWP_INHERIT"))
+		return;
+	getpids(100);
+	pthread_create(&t, NULL, thread_300, NULL);
+	pthread_join(t, NULL);
+	if ((pid = fork()) == 0) {
+		getpids(777);
+		_exit(0);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child ran");
+	tap_u64(value(cpc, set), 400, "INHERIT: the thread's 300 calls "
+	    "count, the forked child's 777 do not");
+	cpc_unbind(cpc, set);
+	cpc_set_destroy(cpc, set);
+}
+
+static void
+other_handle(cpc_t *cpc, cpc_t *other)
+{
+	cpc_set_t *set = one(other, EV, 0, CPC_COUNT_USER);
+	cpc_buf_t *b = cpc_buf_create(other, set);
+
+	if (!tap_ok(set != NULL && b != NULL, "a set of the other handle"))
+		return;
+	errno = 0;
+	lastmsg[0] = '\0';
+	tap_ok(cpc_bind_curlwp(cpc, set, 0) == -1 && errno == EINVAL &&
+	    strstr(lastmsg, "another handle") != NULL,
+	    "cpc_bind_curlwp with another handle's set: EINVAL (%s)", lastmsg);
+	errno = 0;
+	tap_ok(cpc_bind_cpu(cpc, 0, set, 0) == -1 && errno == EINVAL,
+	    "cpc_bind_cpu with another handle's set: EINVAL");
+	tap_ok(cpc_bind_curlwp(other, set, 0) == 0, "bound with its own");
+	getpids(7);
+	errno = 0;
+	tap_ok(cpc_set_sample(cpc, set, b) == -1 && errno == EINVAL,
+	    "cpc_set_sample with another handle: EINVAL");
+	errno = 0;
+	tap_ok(cpc_unbind(cpc, set) == -1 && errno == EINVAL,
+	    "cpc_unbind with another handle: EINVAL");
+	tap_u64(value(other, set), 7, "the set still counts for its handle");
+	cpc_unbind(other, set);
+	cpc_buf_destroy(other, b);
+	cpc_set_destroy(other, set);
+}
+
+static void
+emt_ovf(cpc_t *cpc)
+{
+	cpc_set_t *set = one(cpc, EV, UINT64_MAX - 99, CPC_COUNT_USER);
+	uint64_t v;
+
+	if (!tap_ok(set != NULL, "a set whose request is preset, no "
+	    "overflow flag"))
+		return;
+	nsig = 0;
+	tap_ok(cpc_bind_curlwp(cpc, set, CPC_BIND_EMT_OVF) == 0,
+	    "bind with CPC_BIND_EMT_OVF");
+	getpids(150);
+	v = value(cpc, set);
+	tap_u64(nsig, 1, "CPC_BIND_EMT_OVF: the 100th call overflows once");
+	tap_u64(v, 0, "the set stopped at the overflow: the preset wrapped "
+	    "to 0");
+	nsig = 0;
+	tap_ok(cpc_bind_curlwp(cpc, set, 0) == 0, "bound again without it");
+	getpids(150);
+	tap_u64(nsig, 0, "without CPC_BIND_EMT_OVF: no overflow signal");
+	tap_u64(value(cpc, set), (uint64_t)(UINT64_MAX - 99) + 150,
+	    "it counts on from the preset past 2^64");
+	cpc_unbind(cpc, set);
+	cpc_set_destroy(cpc, set);
+}
+
+static void
+inherit_overflow(cpc_t *cpc)
+{
+	cpc_set_t *set = one(cpc, EV, UINT64_MAX - 99,
+	    CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT);
+
+	errno = 0;
+	lastmsg[0] = '\0';
+	tap_ok(set != NULL && cpc_bind_curlwp(cpc, set,
+	    CPC_BIND_LWP_INHERIT) == -1 && errno == EINVAL &&
+	    strstr(lastmsg, "cannot go with CPC_BIND_LWP_INHERIT") != NULL &&
+	    strstr(lastmsg, "Linux") != NULL,
+	    "INHERIT with an overflow request: EINVAL, with why (%s)",
+	    lastmsg);
+	cpc_set_destroy(cpc, set);
+}
+
+static void
+no_mode(cpc_t *cpc)
+{
+	static const char *const evs[] = { EV, "task-clock", "page-faults" };
+	size_t i;
+
+	for (i = 0; i < sizeof(evs) / sizeof(*evs); i++) {
+		cpc_set_t *set = one(cpc, evs[i], 0, 0);
+		char *p;
+
+		if (!tap_ok(set != NULL && cpc_bind_curlwp(cpc, set, 0) == 0,
+		    "%s without a mode flag: bound", evs[i]))
+			continue;
+		getpids(50);
+		p = malloc(1 << 20);
+		if (p != NULL)
+			memset(p, 1, 1 << 20);
+		free(p);
+		tap_u64(value(cpc, set), 0, evs[i]);
+		cpc_unbind(cpc, set);
+		cpc_set_destroy(cpc, set);
+	}
+}
+
+static int
+set_online(int cpu, int on)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+	    cpu);
+	if ((fd = open(path, O_WRONLY)) < 0)
+		return -1;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void
+cpus(cpc_t *cpc)
+{
+	cpc_set_t *set = one(cpc, "cpu-clock", 0, CPC_COUNT_USER);
+
+	errno = 0;
+	tap_ok(set != NULL && cpc_bind_cpu(cpc, 4000, set, 0) == -1 &&
+	    errno == EINVAL, "cpc_bind_cpu to a CPU that does not exist: "
+	    "EINVAL");
+	if (geteuid() != 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    set_online(1, 0) != 0) {
+		tap_skip("needs root and a cpu 1 to take offline",
+		    "cpc_bind_cpu to an offline CPU: ENOSYS");
+	} else {
+		errno = 0;
+		lastmsg[0] = '\0';
+		tap_ok(cpc_bind_cpu(cpc, 1, set, 0) == -1 && errno == ENOSYS &&
+		    strstr(lastmsg, "offline") != NULL,
+		    "cpc_bind_cpu to an offline CPU: ENOSYS (%s)", lastmsg);
+		tap_ok(set_online(1, 1) == 0, "cpu 1 online again");
+	}
+	cpc_set_destroy(cpc, set);
+}
+
+int
+main(void)
+{
+	struct sigaction sa;
+	cpc_t *cpc, *other;
+
+	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL ||
+	    (other = cpc_open(CPC_VER_CURRENT)) == NULL) {
+		tap_ok(0, "cpc_open: %s", strerror(errno));
+		return tap_done();
+	}
+	cpc_seterrhndlr(cpc, keep_msg);
+	cpc_seterrhndlr(other, keep_msg);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_emt;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigaction(SIGEMT, &sa, NULL);
+	inherit_threads_not_forks(cpc);
+	other_handle(cpc, other);
+	emt_ovf(cpc);
+	inherit_overflow(cpc);
+	no_mode(cpc);
+	cpus(cpc);
+	cpc_close(other);
+	cpc_close(cpc);
+	return tap_done();
+}
