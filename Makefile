@@ -56,6 +56,9 @@ UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
 		  $(wildcard tests/workloads/*.c))
+# The seed page's example programs, built as a Solaris user would.
+SEED_PROGS	= $(patsubst tests/seed/%.c,$(B)/tests/seed/%, \
+		  $(wildcard tests/seed/*.c))
 
 LIBCPC_OBJ	= $(LIBCPC_SRC:%.c=$(B)/%.o)
 LIBPCTX_OBJ	= $(LIBPCTX_SRC:%.c=$(B)/%.o)
@@ -174,7 +177,16 @@ $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $< -lpthread
 
-check: all $(UNIT_TESTS) $(WORKLOADS)
+# Only libcpc.h's directories and the libraries: what an installed
+# libcpc gives (the flags are the house warnings, less -Wshadow and the
+# prototype checks, which K&R-era examples do not meet).
+$(B)/tests/seed/%: tests/seed/%.c $(LIBCPC_A) $(LIBPCTX_A)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(SANFLAGS) \
+	    -Ilibcpc -Ilibcpc/pctx $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
+	    $(LIBPCTX_A) $(LIBS)
+
+check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS)
 	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
 	    tests/run
 

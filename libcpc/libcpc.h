@@ -13,6 +13,17 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <sys/types.h>
+/*
+ * What Solaris programs get from libcpc.h through the headers it
+ * includes there: the signal calls and types an overflow handler uses,
+ * strerror and bzero (the seed page's examples use them all), and the
+ * thread ID for _lwp_self below.
+ */
+#include <signal.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,16 +64,62 @@ extern "C" {
 #define CPC_PBIND_FAILED		10
 #define CPC_HV_NO_ACCESS		11
 
-#ifndef _UINT_T_DEFINED
+/*
+ * The Solaris types.  The declarations below use libcpc's own names for
+ * them, so that a program that defines hrtime_t, uint_t or processorid_t
+ * itself still compiles: as a macro (uperf: #define hrtime_t uint64_t),
+ * behind a guard macro (_HRTIME_T, _UINT_T_DEFINED, _PROCESSORID_T), or
+ * anywhere when it defines CPC_NO_SOLARIS_TYPES first.  Otherwise
+ * libcpc.h defines each, as Solaris's headers do.  id_t and pid_t come
+ * from <sys/types.h>.
+ */
+typedef unsigned int	cpc_uint_t;
+typedef int64_t		cpc_hrtime_t;
+typedef int		cpc_processorid_t;
+
+#ifndef CPC_NO_SOLARIS_TYPES
+#if !defined(uint_t) && !defined(_UINT_T_DEFINED)
 #define _UINT_T_DEFINED
-typedef unsigned int uint_t;
+typedef cpc_uint_t uint_t;
 #endif
-typedef int64_t hrtime_t;
-typedef int processorid_t;
+#if !defined(hrtime_t) && !defined(_HRTIME_T)
+#define _HRTIME_T
+typedef cpc_hrtime_t hrtime_t;
+#endif
+#if !defined(processorid_t) && !defined(_PROCESSORID_T)
+#define _PROCESSORID_T
+typedef cpc_processorid_t processorid_t;
+#endif
+#endif /* CPC_NO_SOLARIS_TYPES */
 
 typedef struct cpc cpc_t;
 typedef struct cpc_set cpc_set_t;
 typedef struct cpc_buf cpc_buf_t;
+#ifndef CPC_NO_SOLARIS_TYPES
+/* The calling thread's ID (its Linux TID), as Solaris's _lwp_self(2). */
+#ifndef _lwp_self
+static __inline__ id_t
+_lwp_self(void)
+{
+	return (id_t)syscall(SYS_gettid);
+}
+#endif
+/*
+ * The indexes of the program counter and the stack pointer in an
+ * overflow handler's uc_mcontext.gregs, under their Solaris <sys/regset.h>
+ * names (x86 only: Linux's arm64 mcontext has no gregs).
+ */
+#if !defined(PC) && !defined(SP) && !defined(CPC_NO_REGSET)
+#if defined(__x86_64__)
+#define PC	16		/* REG_RIP */
+#define SP	15		/* REG_RSP */
+#elif defined(__i386__)
+#define PC	14		/* REG_EIP */
+#define SP	17		/* REG_UESP */
+#endif
+#endif
+#endif /* CPC_NO_SOLARIS_TYPES */
+
 /* libpctx's handle (libpctx.h), for cpc_bind_pctx: either header first. */
 #ifndef _PCTX_T_DEFINED
 #define _PCTX_T_DEFINED
@@ -87,8 +144,8 @@ cpc_t		*cpc_open(int ver);
 /* Unbinds and destroys every set and buffer of the handle; always 0. */
 int		 cpc_close(cpc_t *cpc);
 /* Request slots ("pics") a set offers. */
-uint_t		 cpc_npic(cpc_t *cpc);
-uint_t		 cpc_caps(cpc_t *cpc);
+cpc_uint_t		 cpc_npic(cpc_t *cpc);
+cpc_uint_t		 cpc_caps(cpc_t *cpc);
 /* Name of the counter interface and backend in use. */
 const char	*cpc_cciname(cpc_t *cpc);
 /* The document to read about this CPU's events. */
@@ -101,10 +158,10 @@ void	cpc_walk_events_all(cpc_t *cpc, void *arg,
 	    void (*fn)(void *arg, const char *event));
 void	cpc_walk_generic_events_all(cpc_t *cpc, void *arg,
 	    void (*fn)(void *arg, const char *event));
-void	cpc_walk_events_pic(cpc_t *cpc, uint_t picno, void *arg,
-	    void (*fn)(void *arg, uint_t picno, const char *event));
-void	cpc_walk_generic_events_pic(cpc_t *cpc, uint_t picno, void *arg,
-	    void (*fn)(void *arg, uint_t picno, const char *event));
+void	cpc_walk_events_pic(cpc_t *cpc, cpc_uint_t picno, void *arg,
+	    void (*fn)(void *arg, cpc_uint_t picno, const char *event));
+void	cpc_walk_generic_events_pic(cpc_t *cpc, cpc_uint_t picno, void *arg,
+	    void (*fn)(void *arg, cpc_uint_t picno, const char *event));
 /* Attribute names accepted by requests, then "picnum". */
 void	cpc_walk_attrs(cpc_t *cpc, void *arg,
 	    void (*fn)(void *arg, const char *attr));
@@ -115,12 +172,12 @@ cpc_set_t	*cpc_set_create(cpc_t *cpc);
 int		 cpc_set_destroy(cpc_t *cpc, cpc_set_t *set);
 /* Returns the new request's index or -1 (unknown event, bad attribute). */
 int		 cpc_set_add_request(cpc_t *cpc, cpc_set_t *set,
-		    const char *event, uint64_t preset, uint_t flags,
-		    uint_t nattrs, const cpc_attr_t *attrs);
+		    const char *event, uint64_t preset, cpc_uint_t flags,
+		    cpc_uint_t nattrs, const cpc_attr_t *attrs);
 /* One call per request, most recently added first. */
 void		 cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
 		    void (*fn)(void *arg, int index, const char *event,
-		    uint64_t preset, uint_t flags, int nattrs,
+		    uint64_t preset, cpc_uint_t flags, int nattrs,
 		    const cpc_attr_t *attrs));
 
 /* Buffers: one 64-bit value per request, a timestamp and a tick. */
@@ -131,7 +188,7 @@ int		 cpc_buf_get(cpc_t *cpc, cpc_buf_t *buf, int index,
 int		 cpc_buf_set(cpc_t *cpc, cpc_buf_t *buf, int index,
 		    uint64_t val);
 /* CLOCK_MONOTONIC nanoseconds of the sample, 0 when never sampled. */
-hrtime_t	 cpc_buf_hrtime(cpc_t *cpc, cpc_buf_t *buf);
+cpc_hrtime_t	 cpc_buf_hrtime(cpc_t *cpc, cpc_buf_t *buf);
 /* Cycle-counter (TSC) ticks elapsed while the set was bound. */
 uint64_t	 cpc_buf_tick(cpc_t *cpc, cpc_buf_t *buf);
 /* ds = a - b (modulo 2^64), tick likewise, hrtime = max. */
@@ -143,20 +200,20 @@ void		 cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src);
 void		 cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf);
 
 /* Binding. */
-int	cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags);
+int	cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, cpc_uint_t flags);
 /*
  * Count on one CPU for every process.  The calling thread is bound to that
  * CPU until cpc_unbind, so samples are read locally.
  */
-int	cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set,
-	    uint_t flags);
+int	cpc_bind_cpu(cpc_t *cpc, cpc_processorid_t cpu, cpc_set_t *set,
+	    cpc_uint_t flags);
 /*
  * Count thread id (a TID) of a process under pctx control, from a pctx
  * callback (init_lwp): the thread has not run since it was announced.
  * The counts can be sampled at any time, also after the thread ended.
  */
 int	cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
-	    uint_t flags);
+	    cpc_uint_t flags);
 /*
  * Stop counting.  The kernel counters are kept, disabled, so that binding
  * the same set to the same target again is cheap (tracepoints cost tens of
@@ -193,8 +250,15 @@ int	cpc_enable(cpc_t *cpc);
 int	cpc_disable(cpc_t *cpc);
 int	cpc_sigovf(void);
 #define CPC_SIGOVF	(cpc_sigovf())
+/*
+ * SIGEMT, where the system has none, is SIGIO: the overflow signal when
+ * the environment does not name another.  It is a constant, so that
+ * Solaris sources can write case SIGEMT:; a program run with CPC_SIGOVF
+ * set in its environment gets that signal instead, and only code that
+ * asks CPC_SIGOVF sees it (see cpc_sigovf(3)).
+ */
 #ifndef SIGEMT
-#define SIGEMT		CPC_SIGOVF
+#define SIGEMT		SIGIO
 #endif
 #ifndef EMT_CPCOVF
 #define EMT_CPCOVF	6	/* POLL_HUP */
@@ -249,7 +313,7 @@ typedef struct {
  * (EINVAL).  An unreadable tracefs is reported through the error handler
  * and its tracepoints are left out.
  */
-int	cpc_walk_catalogue(cpc_t *cpc, const char *pattern, uint_t flags,
+int	cpc_walk_catalogue(cpc_t *cpc, const char *pattern, cpc_uint_t flags,
 	    void *arg, void (*fn)(void *arg, const cpc_evinfo_t *ev));
 
 
@@ -297,7 +361,7 @@ int	cpc_walk_catalogue(cpc_t *cpc, const char *pattern, uint_t flags,
     defined(__x86_64__)
 typedef struct {
 	int		ce_cpuver;
-	hrtime_t	ce_hrt;
+	cpc_hrtime_t	ce_hrt;
 	uint64_t	ce_tsc;
 	uint64_t	ce_pic[2];
 	uint32_t	ce_pes[2];
@@ -306,7 +370,7 @@ typedef struct {
 #else
 typedef struct {
 	int		ce_cpuver;
-	hrtime_t	ce_hrt;
+	cpc_hrtime_t	ce_hrt;
 	uint64_t	ce_tick;
 	uint64_t	ce_pic[2];
 	uint64_t	ce_pcr;
@@ -317,7 +381,7 @@ typedef struct {
 typedef void (cpc_errfn_t)(const char *fn, const char *fmt, va_list ap);
 
 /* CPC_VER_NONE: the library's version; 1 or 2: that one if supported. */
-uint_t	 cpc_version(uint_t ver);
+cpc_uint_t	 cpc_version(cpc_uint_t ver);
 /* 0 if this process can count, else -1 with errno and a message. */
 int	 cpc_access(void);
 /* This machine's code, a CPC_LINUX_ value; -1 without perf_event. */
@@ -328,7 +392,7 @@ const char *cpc_getcpuref(int cpuver);
 /* The syntax of cpc_strtoevent's text; NULL for another cpuver. */
 const char *cpc_getusage(int cpuver);
 /* The entries of ce_pic[] that count: 2; 0 for another cpuver. */
-uint_t	 cpc_getnpic(int cpuver);
+cpc_uint_t	 cpc_getnpic(int cpuver);
 /* Every event name pic regno (0 or 1) takes; bits is 0 (no encoding). */
 void	 cpc_walk_names(int cpuver, int regno, void *arg,
 	    void (*action)(void *arg, int regno, const char *name,

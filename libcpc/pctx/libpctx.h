@@ -35,9 +35,12 @@ extern "C" {
 #endif
 
 /* The Solaris types, guarded as in libcpc.h: either header first. */
-#ifndef _UINT_T_DEFINED
+/* uint_t as libcpc.h defines it (see there), either header first. */
+#ifndef CPC_NO_SOLARIS_TYPES
+#if !defined(uint_t) && !defined(_UINT_T_DEFINED)
 #define _UINT_T_DEFINED
 typedef unsigned int uint_t;
+#endif
 #endif
 #ifndef _PCTX_T_DEFINED
 #define _PCTX_T_DEFINED
@@ -91,7 +94,7 @@ int	 pctx_set_events(pctx_t *pctx, ...);
  * callback failed or control was lost.  msec 0: no ticks; nsamples 0:
  * unlimited, else each process is released after that many ticks.
  */
-int	 pctx_run(pctx_t *pctx, uint_t msec, uint_t nsamples,
+int	 pctx_run(pctx_t *pctx, unsigned int msec, unsigned int nsamples,
 	    pctx_tickfn_t *tick);
 /*
  * Give up the tree and free the handle: captured processes are detached

@@ -44,7 +44,7 @@ cpc_ticknow(void)
 }
 
 static pthread_once_t sigovf_once = PTHREAD_ONCE_INIT;
-static int sigovf = SIGIO;
+static int sigovf = SIGEMT;	/* SIGIO where the system has none */
 
 /* CPC_SIGOVF from the environment: a number or a name; else SIGIO. */
 static void
