@@ -324,6 +324,25 @@ same_target(const cpc_set_t *set, const struct cpc_target *t)
 	return set->cs_tid == t->t_tid;
 }
 
+int
+cpc_period_too_short(cpc_t *cpc, const char *fn,
+    const struct cpc_request *r, uint64_t preset)
+{
+	uint64_t min = cpc->c_be->be_min_period(&r->cr_ev);
+
+	if (min == 0 || 0 - preset >= min)
+		return 0;
+	cpc_err(cpc, fn, CPC_ATTRIBUTE_OUT_OF_RANGE, "preset %#llx of '%s' "
+	    "would overflow every %llu events; this kernel cannot take an "
+	    "overflow period under %llu for it (an interrupt storm stalls "
+	    "the CPU): use a preset of at most %#llx",
+	    (unsigned long long)preset, r->cr_event,
+	    (unsigned long long)(0 - preset), (unsigned long long)min,
+	    (unsigned long long)(0 - min));
+	errno = EINVAL;
+	return -1;
+}
+
 /* A preset cpc_set_add_request takes with CPC_OVF_NOTIFY_EMT. */
 static int
 can_overflow(const struct cpc_request *r)
@@ -374,6 +393,10 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		cpc_set_release(cpc, set);
 	set->cs_emtovf = t->t_emtovf;
 	ovf = mark_overflow(set, t->t_emtovf);
+	for (i = 0; i < set->cs_nreqs; i++)
+		if (set->cs_reqs[i].cr_ovf && cpc_period_too_short(cpc, fn,
+		    &set->cs_reqs[i], set->cs_reqs[i].cr_preset) != 0)
+			return -1;
 	if (ovf && t->t_inherit) {
 		errno = EINVAL;
 		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "overflow notification "
@@ -575,9 +598,13 @@ cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 		return -1;
 	}
 	r = &set->cs_reqs[index];
-	/* The same range as cpc_set_add_request's. */
+	/*
+	 * The same range as cpc_set_add_request's, the backend's shortest
+	 * period included; no handler call, in a signal handler.
+	 */
 	if (r->cr_ovf &&
-	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
+	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX ||
+	    0 - preset < set->cs_cpc->c_be->be_min_period(&r->cr_ev))) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -159,6 +159,12 @@ void	cpc_set_free(cpc_set_t *set);
 
 /* bind.c */
 void	cpc_set_release(cpc_t *cpc, cpc_set_t *set);
+/*
+ * A preset that would overflow r's event sooner than the backend can
+ * safely arm: reported (fn), errno EINVAL, -1.  0 when it is long enough.
+ */
+int	cpc_period_too_short(cpc_t *cpc, const char *fn,
+	    const struct cpc_request *r, uint64_t preset);
 /* The set's hardware requests fit the PMU's counters together. */
 int	cpc_set_fits(cpc_t *cpc, const char *fn, const cpc_set_t *set);
 

@@ -114,6 +114,9 @@ check_flags(cpc_t *cpc, const char *fn, const struct cpc_request *r)
 		    "from 2^63 + 1 to UINT64_MAX)", (unsigned long long)preset);
 		return -1;
 	}
+	if ((flags & CPC_OVF_NOTIFY_EMT) &&
+	    cpc_period_too_short(cpc, fn, r, preset) != 0)
+		return -1;
 	if ((flags & CPC_OVF_NOTIFY_EMT) && r->cr_ev.ev_derived) {
 		cpc_err(cpc, fn, CPC_CONFLICTING_REQS, "'%s' counts the "
 		    "difference of two counters: it cannot signal its "

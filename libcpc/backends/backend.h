@@ -46,6 +46,11 @@ struct cpc_backend {
 	 */
 	int		(*be_probe)(const struct cpc_enc *en, int modes,
 			    pid_t pid, int cpu);
+	/*
+	 * The shortest overflow period (events between two overflows) the
+	 * facility can arm for the event without harm; 0: no limit.
+	 */
+	uint64_t	(*be_min_period)(const struct cpc_event *ev);
 };
 
 extern const struct cpc_backend cpc_be_perf;

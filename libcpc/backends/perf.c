@@ -635,6 +635,26 @@ perf_probe(const struct cpc_enc *en, int modes, pid_t pid, int cpu)
 	    CPC_AVAIL_NO;
 }
 
+/*
+ * The clocks (task-clock, cpu-clock) overflow through an hrtimer, and a
+ * period of a few microseconds puts the CPU into an interrupt storm that
+ * SIGKILL cannot end and that stalls RCU for the whole machine (the
+ * seed's Example 2 on task-clock, 1000 ns, did so for 18 minutes).
+ * bench/ovf-clock-minimum measures the shortest period a kernel survives;
+ * this one is CLOCK_MIN_PERIOD above it, with a margin (see README).
+ */
+#define CLOCK_MIN_PERIOD	100000ULL	/* ns */
+
+static uint64_t
+perf_min_period(const struct cpc_event *ev)
+{
+	if (ev->ev_type == PERF_TYPE_SOFTWARE &&
+	    (ev->ev_config == PERF_COUNT_SW_TASK_CLOCK ||
+	    ev->ev_config == PERF_COUNT_SW_CPU_CLOCK))
+		return CLOCK_MIN_PERIOD;
+	return 0;
+}
+
 const struct cpc_backend cpc_be_perf = {
 	.be_name = "perf_event",
 	.be_open = perf_open_set,
@@ -644,4 +664,5 @@ const struct cpc_backend cpc_be_perf = {
 	.be_read = perf_read,
 	.be_close = perf_close,
 	.be_probe = perf_probe,
+	.be_min_period = perf_min_period,
 };

@@ -89,3 +89,14 @@ typedef char uint_t;' 'hrtime_t t = 0.5; uint_t u = 1; return (int)(t + u) - 1;'
 	return _lwp_self() == (id_t)syscall(SYS_gettid) ? 0 : 1;'
 	expect_status 0 || echo "$output" >&2
 }
+
+@test "seed Example 2 on task-clock (1000 ns to overflow): refused, naming the shortest period, nothing wedged" {
+	[ -x "$SEED/example2" ] || skip "tests/seed is not built (make check)"
+	# Before the check this stalled a CPU for 18 minutes; the time limit
+	# stands whatever happens.
+	EVENT0=task-clock run --separate-stderr timeout -s KILL 60 \
+	    "$SEED/example2"
+	expect_status 1 || return 1
+	expect_match "$stderr" "libcpc: cpc_set_add_request: preset 0xfffffffffffffc18 of 'task-clock' would overflow every 1000 events; this kernel cannot take an overflow period under 100000" &&
+	    expect_match "$stderr" "cannot add request to set: Invalid argument"
+}

@@ -13,7 +13,12 @@
  *  - a request with neither CPC_COUNT_USER nor CPC_COUNT_SYSTEM counts
  *    nothing, a tracepoint or a clock included;
  *  - cpc_bind_cpu to a CPU that does not exist is EINVAL, to one that is
- *    offline ENOSYS (as root, with cpu 1 taken offline for the check).
+ *    offline ENOSYS (as root, with cpu 1 taken offline for the check);
+ *  - an overflow period of a clock event shorter than the kernel survives
+ *    is refused, naming the shortest, wherever a preset is given: at
+ *    cpc_set_add_request, at a CPC_BIND_EMT_OVF bind, by
+ *    cpc_request_preset.  Nothing here arms a short clock period: each
+ *    case is refused before the kernel sees it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -207,6 +212,53 @@ no_mode(cpc_t *cpc)
 	}
 }
 
+static void
+clock_periods(cpc_t *cpc)
+{
+	static const char *const clocks[] = { "task-clock", "cpu-clock" };
+	cpc_set_t *set;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		set = cpc_set_create(cpc);
+		errno = 0;
+		lastmsg[0] = '\0';
+		tap_ok(set != NULL && cpc_set_add_request(cpc, set, clocks[i],
+		    UINT64_MAX - 999, CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT, 0,
+		    NULL) == -1 && errno == EINVAL &&
+		    strstr(lastmsg, "overflow period under 100000") != NULL,
+		    "%s overflowing every 1000 ns (the seed's Example 2): "
+		    "EINVAL, naming the shortest (%s)", clocks[i], lastmsg);
+		cpc_set_destroy(cpc, set);
+	}
+	/* A preset that leaves the shortest period is taken. */
+	set = cpc_set_create(cpc);
+	tap_ok(set != NULL && cpc_set_add_request(cpc, set, "task-clock",
+	    0 - 100000ULL, CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT, 0,
+	    NULL) == 0, "task-clock every 100000 ns: taken");
+	cpc_set_destroy(cpc, set);
+	/* CPC_BIND_EMT_OVF makes a short preset an overflow period. */
+	set = one(cpc, "task-clock", UINT64_MAX - 999, CPC_COUNT_USER);
+	errno = 0;
+	lastmsg[0] = '\0';
+	tap_ok(set != NULL && cpc_bind_curlwp(cpc, set, CPC_BIND_EMT_OVF) ==
+	    -1 && errno == EINVAL && strstr(lastmsg, "100000") != NULL,
+	    "task-clock preset 1000 ns short, bound with CPC_BIND_EMT_OVF: "
+	    "EINVAL (%s)", lastmsg);
+	cpc_set_destroy(cpc, set);
+	/* cpc_request_preset: a long period bound, a short one refused. */
+	set = one(cpc, "task-clock", 0 - 1000000000ULL,
+	    CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT);
+	if (tap_ok(set != NULL && cpc_bind_curlwp(cpc, set, 0) == 0,
+	    "task-clock overflowing every second: bound")) {
+		errno = 0;
+		tap_ok(cpc_request_preset(cpc, 0, UINT64_MAX - 999) == -1 &&
+		    errno == EINVAL, "cpc_request_preset of 1000 ns: EINVAL");
+		cpc_unbind(cpc, set);
+	}
+	cpc_set_destroy(cpc, set);
+}
+
 static int
 set_online(int cpu, int on)
 {
@@ -268,6 +320,7 @@ main(void)
 	emt_ovf(cpc);
 	inherit_overflow(cpc);
 	no_mode(cpc);
+	clock_periods(cpc);
 	cpus(cpc);
 	cpc_close(other);
 	cpc_close(cpc);
