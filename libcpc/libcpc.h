@@ -73,7 +73,10 @@ extern "C" {
  * libcpc.h defines each, as Solaris's headers do.  id_t and pid_t come
  * from <sys/types.h>.
  */
+#ifndef _CPC_UINT_T
+#define _CPC_UINT_T
 typedef unsigned int	cpc_uint_t;
+#endif
 typedef int64_t		cpc_hrtime_t;
 typedef int		cpc_processorid_t;
 

@@ -35,11 +35,19 @@ extern "C" {
 #endif
 
 /* The Solaris types, guarded as in libcpc.h: either header first. */
-/* uint_t as libcpc.h defines it (see there), either header first. */
+/*
+ * uint_t as libcpc.h defines it (see there), either header first: the
+ * declarations use cpc_uint_t, and uint_t is defined unless the program
+ * defines it itself.
+ */
+#ifndef _CPC_UINT_T
+#define _CPC_UINT_T
+typedef unsigned int cpc_uint_t;
+#endif
 #ifndef CPC_NO_SOLARIS_TYPES
 #if !defined(uint_t) && !defined(_UINT_T_DEFINED)
 #define _UINT_T_DEFINED
-typedef unsigned int uint_t;
+typedef cpc_uint_t uint_t;
 #endif
 #endif
 #ifndef _PCTX_T_DEFINED
@@ -94,7 +102,7 @@ int	 pctx_set_events(pctx_t *pctx, ...);
  * callback failed or control was lost.  msec 0: no ticks; nsamples 0:
  * unlimited, else each process is released after that many ticks.
  */
-int	 pctx_run(pctx_t *pctx, unsigned int msec, unsigned int nsamples,
+int	 pctx_run(pctx_t *pctx, cpc_uint_t msec, cpc_uint_t nsamples,
 	    pctx_tickfn_t *tick);
 /*
  * Give up the tree and free the handle: captured processes are detached
