@@ -166,6 +166,12 @@ pmu_term_parse(const struct ev_ctx *ec, const char *fn,
 	}
 	memcpy(t->pt_name, t->pt_text, n);
 	t->pt_name[n] = '\0';
+	if (n == 0) {
+		ev_err(ec, fn, CPC_INVALID_EVENT, "PMU term '%.*s' of PMU "
+		    "'%s' has no name (expected term=value)", (int)t->pt_len,
+		    t->pt_text, pc->pc_pmu);
+		return -1;
+	}
 	if (!plain_term(t->pt_name)) {
 		ev_err(ec, fn, CPC_INVALID_EVENT, "PMU '%s' has no term "
 		    "'%s'", pc->pc_pmu, t->pt_name);
@@ -302,7 +308,12 @@ core_pmu(const char *pmu)
 	    strncmp(pmu, "armv", 4) == 0 || strncmp(pmu, "arm_cortex", 10) == 0;
 }
 
-/* pmu/term=val,.../: every name with a '/' is this kind's. */
+/*
+ * pmu/term=val,.../: every name with a '/' is this kind's.  The terms
+ * lie between the first '/' and the last, so a name whose only '/' ends
+ * it (msr/) has none and no length: it is refused here, before the term
+ * list's length is worked out from the two.
+ */
 static int
 ev_pmu_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
     struct cpc_event *ev)
@@ -314,7 +325,7 @@ ev_pmu_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
 
 	slash = strchr(name, '/');
 	if ((size_t)(slash - name) >= sizeof(pmu) || len < 3 ||
-	    name[len - 1] != '/') {
+	    name[len - 1] != '/' || slash == name + len - 1) {
 		ev_err(ec, fn, CPC_INVALID_EVENT, "bad PMU event syntax "
 		    "'%s' (expected pmu/term=value,.../)", name);
 		return -1;
