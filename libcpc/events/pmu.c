@@ -130,7 +130,10 @@ offer_pmu_terms(const struct pmu_ctx *pc, const struct pmu_term *t,
 	closedir(dir);
 }
 
-/* Suggestions only for a term typed (depth 0), not one of an event's. */
+/*
+ * Suggestions only for a term typed (depth 0), not one of an event's,
+ * and for a message that goes somewhere.
+ */
 static void
 unknown_term(const struct ev_ctx *ec, const char *fn, const struct pmu_ctx *pc,
     const struct pmu_term *t, int depth)
@@ -138,7 +141,7 @@ unknown_term(const struct ev_ctx *ec, const char *fn, const struct pmu_ctx *pc,
 	char hint[3 * CPC_MAX_EVENT_LEN + 64] = "";
 	struct ev_suggest sg;
 
-	if (depth == 0) {
+	if (depth == 0 && !ev_quiet(fn)) {
 		ev_suggest_init(&sg, pc->pc_name);
 		if (t->pt_val == NULL)
 			offer_pmu_terms(pc, t, "events", &sg);
@@ -148,6 +151,7 @@ unknown_term(const struct ev_ctx *ec, const char *fn, const struct pmu_ctx *pc,
 	ev_err(ec, fn, CPC_INVALID_EVENT, "PMU '%s' has no event or "
 	    "format term '%s' (see " CPC_SYSFS_PMUS "/%s/events and format)%s",
 	    pc->pc_pmu, t->pt_name, pc->pc_pmu, hint);
+	errno = EINVAL;
 }
 
 /* Split and check one term, and find what it names. */
