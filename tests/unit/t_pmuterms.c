@@ -22,19 +22,10 @@
 
 #include <libcpc.h>
 
+#include "errmsg.h"
 #include "tap.h"
 
 #define PMUS	"/sys/bus/event_source/devices"
-
-static char msg[1024];
-
-static void
-keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)fn;
-	(void)subcode;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-}
 
 /* In the child: add name, write "rc errno message". */
 static void
@@ -48,13 +39,13 @@ try_name(const char *name, int fd)
 	if ((f = fdopen(fd, "w")) == NULL ||
 	    (cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
 		_exit(2);
-	cpc_seterrhndlr(cpc, keep_msg);
+	cpc_seterrhndlr(cpc, keep_errmsg);
 	if ((set = cpc_set_create(cpc)) == NULL)
 		_exit(2);
 	errno = 0;
 	rc = cpc_set_add_request(cpc, set, name, 0, CPC_COUNT_USER, 0, NULL);
 	e = errno;
-	fprintf(f, "%d %d %s", rc, e, msg);
+	fprintf(f, "%d %d %s", rc, e, errmsg);
 	fclose(f);
 	cpc_set_destroy(cpc, set);
 	cpc_close(cpc);

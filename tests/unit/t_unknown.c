@@ -16,17 +16,8 @@
 #include <sys/wait.h>
 
 #include "cpc_impl.h"
+#include "errmsg.h"
 #include "tap.h"
-
-static char msg[2048];
-
-static void
-keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)fn;
-	(void)subcode;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-}
 
 static const char *const names[] = {
 	"xyzzy", "instrutcions", "PAPI_tot_cyx", "Ec_REF", "sched_switch",
@@ -35,14 +26,14 @@ static const char *const names[] = {
 };
 #define NNAMES	(sizeof(names) / sizeof(*names))
 
-/* Add name to a new set, which is destroyed; msg has the message. */
+/* Add name to a new set, which is destroyed; errmsg has the message. */
 static int
 add(cpc_t *cpc, const char *name)
 {
 	cpc_set_t *set = cpc_set_create(cpc);
 	int rc;
 
-	msg[0] = '\0';
+	errmsg[0] = '\0';
 	errno = 0;
 	rc = cpc_set_add_request(cpc, set, name, 0, CPC_COUNT_USER, 0, NULL);
 	cpc_set_destroy(cpc, set);
@@ -64,7 +55,7 @@ default_text(cpc_t *cpc, const char *name, char *buf, size_t len)
 	close(pfd[1]);
 	cpc_seterrhndlr(cpc, NULL);
 	(void)add(cpc, name);
-	cpc_seterrhndlr(cpc, keep_msg);
+	cpc_seterrhndlr(cpc, keep_errmsg);
 	dup2(saved, 2);
 	close(saved);
 	n = read(pfd[0], buf, len - 1);
@@ -99,7 +90,7 @@ as_nobody(void)
 			_exit(4);	/* readable: the test cannot fail */
 		if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
 			_exit(5);
-		cpc_seterrhndlr(cpc, keep_msg);
+		cpc_seterrhndlr(cpc, keep_errmsg);
 		rc = add(cpc, "xyzzy");
 		e = errno;
 		_exit(rc == -1 && e == EINVAL ? 0 : e == EACCES ? 1 : 2);
@@ -128,15 +119,15 @@ main(void)
 		tap_ok(0, "cpc_open: %s", strerror(errno));
 		return tap_done();
 	}
-	cpc_seterrhndlr(cpc, keep_msg);
+	cpc_seterrhndlr(cpc, keep_errmsg);
 	for (i = 0; i < NNAMES; i++) {
 		rc = add(cpc, names[i]);
 		e = errno;
-		snprintf(first, sizeof(first), "%s", msg);
+		snprintf(first, sizeof(first), "%s", errmsg);
 		tap_ok(rc == -1 && e == EINVAL && first[0] != '\0', "'%s' is "
 		    "refused, EINVAL, with a message (%s)", names[i], first);
 		(void)add(cpc, names[i]);
-		tap_str(msg, first, "the same message the second time");
+		tap_str(errmsg, first, "the same message the second time");
 		default_text(cpc, names[i], dflt, sizeof(dflt));
 		tap_str(dflt, first, "the default handler prints the same");
 		errno = 0;
