@@ -137,8 +137,8 @@ main(void)
 	    "PMU 'msr'");
 	refused("msr/event=-1/", "invalid value '-1' for term 'event' of "
 	    "PMU 'msr'");
-	refused("msr/event=99999999999999999999999/", "invalid value '99999999999999999999999' for term "
-	    "'event' of PMU 'msr'");
+	refused("msr/event=99999999999999999999999/", "invalid value "
+	    "'99999999999999999999999' for term 'event' of PMU 'msr'");
 	refused("msr/event=0x1ffffffffffffffff/", "invalid value "
 	    "'0x1ffffffffffffffff' for term 'event' of PMU 'msr'");
 	refused("msr//tsc/", "PMU 'msr' has no term '/tsc'");
