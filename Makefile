@@ -4,6 +4,8 @@
 #                   when config.mk is missing)
 #   make check      unit and end-to-end tests; ends "N passed, N failed"
 #   make check-asan the same suite built with -fsanitize=address,undefined
+#   make fuzz       build the libFuzzer targets with clang and run each for
+#                   FUZZ_SECONDS (see the end)
 #   make install    DESTDIR and prefix honoured
 #   make clean / distclean
 #
@@ -32,6 +34,11 @@ ALL_LDFLAGS	= -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
 ifneq ($(SAN),)
 SANFLAGS	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		  -fno-sanitize-recover=undefined
+endif
+# The fuzzing build: everything instrumented for libFuzzer as well.
+ifneq ($(FUZZ),)
+SANFLAGS	= -fsanitize=fuzzer-no-link,address,undefined \
+		  -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 ifneq ($(WERROR),)
 ALL_CFLAGS	+= -Werror
@@ -225,12 +232,41 @@ install-man:
 	done
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 distclean: clean
 	rm -rf config.mk config.h config.h.in config.h.in~ config.log \
 	    config.status configure autom4te.cache aclocal.m4 \
 	    config.guess config.sub install-sh compile missing
+
+# ---------------------------------------------------------------------------
+# Fuzzing: libFuzzer targets (tests/fuzz/fuzz_*.c) for the -c grammar and
+# cpc_set_add_request, built with clang and ASan/UBSan in $(FUZZ_B).
+# tests/fuzz/run runs each for FUZZ_SECONDS from its seed corpus
+# (tests/fuzz/corpus/TARGET, never written to) and fails on any finding
+# (crash, leak, undefined behaviour, an input slower than 10 s), which it
+# leaves in $(FUZZ_B)/findings.
+#
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_CC=clang]
+
+FUZZ_B		?= build-fuzz
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+FUZZ_TARGETS	= $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: fuzz fuzz-build
+
+fuzz:
+	$(MAKE) B=$(FUZZ_B) CC=$(FUZZ_CC) FUZZ=1 fuzz-build
+	tests/fuzz/run $(FUZZ_B) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(B)/tests/fuzz/%)
+
+$(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_A) $(LIBCPC_A) \
+    $(LIBPCTX_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(ALL_LDFLAGS) -fsanitize=fuzzer \
+	    -o $@ $< $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(LIBS)
 
 # ---------------------------------------------------------------------------
 # Hardware tier: a real PMU (QEMU's emulated ARMv8 PMUv3) in an aarch64

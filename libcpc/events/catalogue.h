@@ -70,6 +70,11 @@ struct ev_ctx {
 };
 
 #define ev_err(ec, ...)	cpc_report((ec)->ec_errfn, __VA_ARGS__)
+/*
+ * fn NULL: a quiet probe, whose messages go nowhere (cpc_report), so
+ * that what only a message needs (close names) need not be worked out.
+ */
+#define ev_quiet(fn)	((fn) == NULL)
 #define ev_vendor(ec)	((ec)->ec_platform((ec)->ec_arg)->pf_vendor)
 #define ev_npic(ec)	((ec)->ec_platform((ec)->ec_arg)->pf_npic)
 /* Hardware names are known: a PMU, or LIBPFM_FORCE_PMU's table. */
@@ -137,16 +142,39 @@ ev_no_pmu_error(const struct ev_ctx *ec, const char *fn, const char *name)
 }
 
 /* ---- suggest.c: close names for an unknown one ---- */
+
+/* What rules a name out quickly: its length and its letters. */
+struct ev_sketch {
+	size_t		 sk_len;
+	uint64_t	 sk_mask;
+};
+void	ev_sketch(const char *s, struct ev_sketch *sk);
+
 struct ev_suggest {
 	const char	*sg_typed;	/* never offered back */
 	char		 sg_best[3][CPC_MAX_EVENT_LEN];
 	int		 sg_dist[3];
 	int		 sg_n;
+	const char	*sg_want;	/* the last want, */
+	struct ev_sketch sg_wsk;	/* and its sketch */
 };
 void	ev_suggest_init(struct ev_suggest *sg, const char *typed);
 /* A candidate shown as shown, compared by key with want. */
 void	ev_suggest_offer(struct ev_suggest *sg, const char *want,
 	    const char *key, const char *shown);
+/*
+ * A candidate offered for name after name, made once: shown as cd_shown,
+ * compared by cd_key, whose sketch is cd_sk (ev_cand_set).
+ */
+struct ev_cand {
+	const char	*cd_shown;
+	const char	*cd_key;
+	struct ev_sketch cd_sk;
+};
+void	ev_cand_set(struct ev_cand *cd, const char *key, const char *shown);
+/* Offer n candidates, in their order. */
+void	ev_suggest_offer_list(struct ev_suggest *sg, const char *want,
+	    const struct ev_cand *cd, size_t n);
 #define ev_suggest_name(sg, want, name) \
 	ev_suggest_offer(sg, want, name, name)
 /* "; did you mean 'a', 'b' or 'c'?", or "" with no candidate. */

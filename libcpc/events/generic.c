@@ -7,8 +7,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <linux/perf_event.h>
@@ -409,34 +411,67 @@ ev_generic_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
 
 /* ---- suggestions: every generic name ---- */
 
+/*
+ * The names offered for an unknown one, in this order: perf's, PAPI_*,
+ * the cache events.  Made and sketched once per process (the tables do
+ * not change); empty when memory ran short.
+ */
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+static struct ev_cand *names;
+static size_t nnames;
+
+static int
+add_name(size_t *n, const char *fmt, const char *a, const char *b)
+{
+	char *name;
+
+	if (asprintf(&name, fmt, a, b) < 0)
+		return -1;
+	ev_cand_set(&names[(*n)++], name, name);
+	return 0;
+}
+
+static void
+names_make(void)
+{
+	size_t i, c, o, n = 0;
+
+	names = calloc(cpc_nperf_names + cpc_ngeneric_names +
+	    2 * cpc_ncache_names * cpc_ncache_ops, sizeof(*names));
+	if (names == NULL)
+		return;
+	for (i = 0; i < cpc_nperf_names; i++)
+		if (add_name(&n, "%s%s", cpc_perf_names[i].nm_name, "") != 0)
+			goto out_short;
+	for (i = 0; i < cpc_ngeneric_names; i++)
+		if (add_name(&n, "%s%s", "PAPI_",
+		    cpc_generic_names[i].gn_name) != 0)
+			goto out_short;
+	for (c = 0; c < cpc_ncache_names; c++)
+		for (o = 0; o < cpc_ncache_ops; o++)
+			if (add_name(&n, "%s-%s", cpc_cache_names[c],
+			    cpc_cache_ops[o][0]) != 0 ||
+			    add_name(&n, "%s-%s", cpc_cache_names[c],
+			    cpc_cache_ops[o][1]) != 0)
+				goto out_short;
+	nnames = n;
+	return;
+out_short:
+	while (n > 0)
+		free((char *)names[--n].cd_key);
+	free(names);
+	names = NULL;
+}
+
 static void
 ev_generic_suggest(const struct ev_ctx *ec, struct ev_suggest *sg,
     const char *name, const char *want)
 {
-	size_t i, c, o;
-	char cand[64];
-
 	(void)ec;
 	(void)name;
-
-	for (i = 0; i < cpc_nperf_names; i++)
-		ev_suggest_name(sg, want, cpc_perf_names[i].nm_name);
-	for (i = 0; i < cpc_ngeneric_names; i++) {
-		snprintf(cand, sizeof(cand), "PAPI_%s",
-		    cpc_generic_names[i].gn_name);
-		ev_suggest_name(sg, want, cand);
-	}
-	for (c = 0; c < cpc_ncache_names; c++)
-		for (o = 0; o < cpc_ncache_ops; o++) {
-			snprintf(cand, sizeof(cand), "%s-%s",
-			    cpc_cache_names[c], cpc_cache_ops[o][0]);
-			ev_suggest_name(sg, want, cand);
-			snprintf(cand, sizeof(cand), "%s-%s",
-			    cpc_cache_names[c], cpc_cache_ops[o][1]);
-			ev_suggest_name(sg, want, cand);
-		}
+	pthread_once(&names_once, names_make);
+	ev_suggest_offer_list(sg, want, names, nnames);
 }
-
 
 /* ---- listing ---- */
 

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,12 +198,16 @@ name_how(const pfm_pmu_info_t *pi, const char *evname)
 }
 
 /*
- * The native events of the catalogue's PMU, each with what the catalogue
- * makes of its bare name, and with umasks each event's unit masks too, as
- * EVENT:UMASK (the default one marked in its text).
+ * The native events of the catalogue's PMU; with PW_UMASKS each event's
+ * unit masks too, as EVENT:UMASK (the default one marked in its text);
+ * with PW_HOW, what the catalogue makes of each name, which costs an
+ * encoding per name (without, how is HOW_ENCODES whatever the name).
  */
+#define PW_UMASKS	1
+#define PW_HOW		2
+
 static void
-pfm_walk(int umasks, void *arg, void (*fn)(void *arg, const char *name,
+pfm_walk(int what, void *arg, void (*fn)(void *arg, const char *name,
     const char *desc, enum pfm_how how))
 {
 	pfm_pmu_info_t pi;
@@ -223,8 +228,8 @@ pfm_walk(int umasks, void *arg, void (*fn)(void *arg, const char *name,
 		if (pfm_get_event_info(i, PFM_OS_NONE, &ei) != PFM_SUCCESS)
 			continue;
 		fn(arg, ei.name, ei.desc != NULL ? ei.desc : "",
-		    name_how(&pi, ei.name));
-		for (a = 0; umasks && a < ei.nattrs; a++) {
+		    what & PW_HOW ? name_how(&pi, ei.name) : HOW_ENCODES);
+		for (a = 0; (what & PW_UMASKS) && a < ei.nattrs; a++) {
 			memset(&ai, 0, sizeof(ai));
 			ai.size = sizeof(ai);
 			if (pfm_get_event_attr_info(i, a, PFM_OS_NONE, &ai) !=
@@ -233,9 +238,95 @@ pfm_walk(int umasks, void *arg, void (*fn)(void *arg, const char *name,
 			snprintf(name, sizeof(name), "%s:%s", ei.name, ai.name);
 			snprintf(desc, sizeof(desc), "%s%s", ai.desc != NULL ?
 			    ai.desc : "", ai.is_dfl ? " (the default)" : "");
-			fn(arg, name, desc, name_how(&pi, name));
+			fn(arg, name, desc, what & PW_HOW ?
+			    name_how(&pi, name) : HOW_ENCODES);
 		}
 	}
+}
+
+/*
+ * ev_native_where's index: the event names of every core table libpfm4
+ * has, active or not, each with its table; sorted by name, letter case
+ * ignored, and for one name in libpfm4's order of the tables.  Made once
+ * per process (the tables are libpfm4's static ones): looking through
+ * every table for each name that no kind knew made such names cost
+ * milliseconds.  Empty when memory ran short.
+ */
+struct where_ent {
+	const char	*we_name;	/* libpfm4's event name */
+	const char	*we_pmu;	/* its table's */
+	int		 we_order;	/* the table's place in libpfm4's */
+};
+
+static pthread_once_t where_once = PTHREAD_ONCE_INIT;
+static struct where_ent *where_ents;
+static size_t where_n;
+
+static int
+where_cmp(const void *a, const void *b)
+{
+	const struct where_ent *x = a, *y = b;
+	int c = strcasecmp(x->we_name, y->we_name);
+
+	return c != 0 ? c : (x->we_order > y->we_order) -
+	    (x->we_order < y->we_order);
+}
+
+static void
+where_index(void)
+{
+	struct where_ent *ents = NULL, *grown;
+	size_t n = 0, cap = 0;
+	pfm_pmu_info_t pi;
+	pfm_event_info_t ei;
+	int p, i;
+
+	pfm_for_all_pmus(p) {
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS ||
+		    pi.type != PFM_PMU_TYPE_CORE)
+			continue;
+		for (i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(i, PFM_OS_NONE, &ei) !=
+			    PFM_SUCCESS)
+				continue;
+			if (n == cap) {
+				cap = cap != 0 ? cap * 2 : 4096;
+				if ((grown = realloc(ents, cap *
+				    sizeof(*ents))) == NULL) {
+					free(ents);
+					return;
+				}
+				ents = grown;
+			}
+			ents[n].we_name = ei.name;
+			ents[n].we_pmu = pi.name;
+			ents[n++].we_order = p;
+		}
+	}
+	qsort(ents, n, sizeof(*ents), where_cmp);
+	where_ents = ents;
+	where_n = n;
+}
+
+/* The first entry of the index named ev (any case), or NULL. */
+static const struct where_ent *
+where_first(const char *ev)
+{
+	size_t lo = 0, hi = where_n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcasecmp(where_ents[mid].we_name, ev) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < where_n && strcasecmp(where_ents[lo].we_name, ev) == 0 ?
+	    &where_ents[lo] : NULL;
 }
 
 /*
@@ -247,37 +338,29 @@ int
 ev_native_where(const char *name, char *buf, size_t len)
 {
 	char base[CPC_MAX_EVENT_LEN], pmu[64] = "";
-	const char *ev = base, *sep;
-	pfm_pmu_info_t pi;
-	pfm_event_info_t ei;
-	const char *names[5];
+	const char *ev = base, *sep, *names[5];
+	const struct where_ent *e, *end;
 	size_t used = 0;
-	int p, i, found = 0;
+	int i, found = 0, last = -1;
 
 	buf[0] = '\0';
 	if (!cpc_pfm_ready())
 		return -1;
+	pthread_once(&where_once, where_index);
 	base_name(name, base, sizeof(base));
 	if ((sep = strstr(base, "::")) != NULL) {
 		snprintf(pmu, sizeof(pmu), "%.*s", (int)(sep - base), base);
 		ev = sep + 2;
 	}
-	pfm_for_all_pmus(p) {
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS ||
-		    pi.type != PFM_PMU_TYPE_CORE ||
-		    (pmu[0] != '\0' && strcmp(pmu, pi.name) != 0))
+	/* Each table that has the name once, in libpfm4's order. */
+	end = where_ents + where_n;
+	for (e = where_first(ev); e != NULL && e < end &&
+	    strcasecmp(e->we_name, ev) == 0; e++) {
+		if (e->we_order == last ||
+		    (pmu[0] != '\0' && strcmp(pmu, e->we_pmu) != 0))
 			continue;
-		for (i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(i, PFM_OS_NONE, &ei) !=
-			    PFM_SUCCESS || strcasecmp(ei.name, ev) != 0)
-				continue;
-			names[found++ % 5] = pi.name;
-			break;
-		}
+		last = e->we_order;
+		names[found++ % 5] = e->we_pmu;
 	}
 	/* The newest five: libpfm4 numbers a vendor's PMUs by age. */
 	for (i = found > 5 ? found - 5 : 0; i < found; i++)
@@ -374,28 +457,70 @@ ev_native_modify(const struct ev_ctx *ec, const char *fn, const char *event,
 
 /* ---- suggestions and listing ---- */
 
-/* Native names, shown under the table's name when one was typed. */
-struct native_offer {
-	struct ev_suggest *no_sg;
-	const char	*no_want;
-	const char	*no_table;	/* "skl", or NULL */
-};
+/*
+ * The native names offered for an unknown one, made once per process
+ * (the catalogue's table does not change): each with its sketch, and as
+ * shown under the table's name (skl::INST_RETIRED) when one was typed.
+ * Walking libpfm4's table for each unknown name made it cost more than
+ * the rest of the catalogue together.  Empty when memory ran short.
+ */
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+static struct ev_cand *names, *tabled;	/* tabled: "skl::NAME" shown */
+static size_t nnames, names_cap;
+static int names_short;		/* out of memory while made */
 
 static void
-offer_native(void *arg, const char *name, const char *desc,
-    enum pfm_how how)
+add_name(void *arg, const char *name, const char *desc, enum pfm_how how)
 {
-	struct native_offer *no = arg;
-	char shown[CPC_MAX_EVENT_LEN];
+	const struct cpc_pmu *pmu = arg;
+	struct ev_cand *grown;
+	char *shown;
 
 	(void)desc;
 	(void)how;
-	if (no->no_table == NULL) {
-		ev_suggest_name(no->no_sg, no->no_want, name);
+	if (names_short)
 		return;
+	if (nnames == names_cap) {
+		size_t cap = names_cap != 0 ? names_cap * 2 : 512;
+
+		if ((grown = realloc(names, cap * sizeof(*grown))) == NULL)
+			goto out_short;
+		names = grown;
+		if ((grown = realloc(tabled, cap * sizeof(*grown))) == NULL)
+			goto out_short;
+		tabled = grown;
+		names_cap = cap;
 	}
-	snprintf(shown, sizeof(shown), "%s::%s", no->no_table, name);
-	ev_suggest_offer(no->no_sg, no->no_want, name, shown);
+	if (asprintf(&shown, "%s::%s", pmu != NULL ? pmu->pm_name : "",
+	    name) < 0)
+		goto out_short;
+	ev_cand_set(&names[nnames], name, name);
+	ev_cand_set(&tabled[nnames++], name, shown);
+	return;
+out_short:
+	names_short = 1;
+}
+
+static void
+names_make(void)
+{
+	struct cpc_pmu pmu;
+	int described = cpc_pfm_describe(&pmu) == 0;
+	size_t i;
+
+	pfm_walk(0, described ? &pmu : NULL, add_name);
+	for (i = 0; (names_short || !described) && i < nnames; i++)
+		free((char *)tabled[i].cd_shown);
+	if (!described) {		/* shown without the table's name */
+		free(tabled);
+		tabled = NULL;
+	}
+	if (names_short) {
+		free(names);
+		free(tabled);
+		names = tabled = NULL;
+		nnames = 0;
+	}
 }
 
 /*
@@ -406,16 +531,10 @@ static void
 ev_native_suggest(const struct ev_ctx *ec, struct ev_suggest *sg,
     const char *name, const char *want)
 {
-	struct native_offer no;
-	struct cpc_pmu pmu;
-
 	(void)ec;
-	no.no_sg = sg;
-	no.no_want = want;
-	no.no_table = NULL;
-	if (strstr(name, "::") != NULL && cpc_pfm_describe(&pmu) == 0)
-		no.no_table = pmu.pm_name;
-	pfm_walk(0, &no, offer_native);
+	pthread_once(&names_once, names_make);
+	ev_suggest_offer_list(sg, want, strstr(name, "::") != NULL &&
+	    tabled != NULL ? tabled : names, nnames);
 }
 
 /* libpfm4's descriptions may run over several sentences: keep the line. */
@@ -469,7 +588,7 @@ ev_native_walk(const struct ev_ctx *ec, struct ev_walk *w)
 {
 	struct native_walk nw = { ec, w };
 
-	pfm_walk(1, &nw, native_event);
+	pfm_walk(PW_UMASKS | PW_HOW, &nw, native_event);
 }
 
 struct name_walk {
@@ -494,7 +613,7 @@ ev_native_names(void *arg, void (*fn)(void *arg, const char *name))
 {
 	struct name_walk nw = { arg, fn };
 
-	pfm_walk(0, &nw, name_adapter);
+	pfm_walk(PW_HOW, &nw, name_adapter);
 }
 
 const struct ev_kind ev_kind_native = {

@@ -130,7 +130,10 @@ offer_pmu_terms(const struct pmu_ctx *pc, const struct pmu_term *t,
 	closedir(dir);
 }
 
-/* Suggestions only for a term typed (depth 0), not one of an event's. */
+/*
+ * Suggestions only for a term typed (depth 0), not one of an event's,
+ * and for a message that goes somewhere.
+ */
 static void
 unknown_term(const struct ev_ctx *ec, const char *fn, const struct pmu_ctx *pc,
     const struct pmu_term *t, int depth)
@@ -138,7 +141,7 @@ unknown_term(const struct ev_ctx *ec, const char *fn, const struct pmu_ctx *pc,
 	char hint[3 * CPC_MAX_EVENT_LEN + 64] = "";
 	struct ev_suggest sg;
 
-	if (depth == 0) {
+	if (depth == 0 && !ev_quiet(fn)) {
 		ev_suggest_init(&sg, pc->pc_name);
 		if (t->pt_val == NULL)
 			offer_pmu_terms(pc, t, "events", &sg);
@@ -148,6 +151,7 @@ unknown_term(const struct ev_ctx *ec, const char *fn, const struct pmu_ctx *pc,
 	ev_err(ec, fn, CPC_INVALID_EVENT, "PMU '%s' has no event or "
 	    "format term '%s' (see " CPC_SYSFS_PMUS "/%s/events and format)%s",
 	    pc->pc_pmu, t->pt_name, pc->pc_pmu, hint);
+	errno = EINVAL;
 }
 
 /* Split and check one term, and find what it names. */
@@ -166,6 +170,12 @@ pmu_term_parse(const struct ev_ctx *ec, const char *fn,
 	}
 	memcpy(t->pt_name, t->pt_text, n);
 	t->pt_name[n] = '\0';
+	if (n == 0) {
+		ev_err(ec, fn, CPC_INVALID_EVENT, "PMU term '%.*s' of PMU "
+		    "'%s' has no name (expected term=value)", (int)t->pt_len,
+		    t->pt_text, pc->pc_pmu);
+		return -1;
+	}
 	if (!plain_term(t->pt_name)) {
 		ev_err(ec, fn, CPC_INVALID_EVENT, "PMU '%s' has no term "
 		    "'%s'", pc->pc_pmu, t->pt_name);
@@ -302,7 +312,12 @@ core_pmu(const char *pmu)
 	    strncmp(pmu, "armv", 4) == 0 || strncmp(pmu, "arm_cortex", 10) == 0;
 }
 
-/* pmu/term=val,.../: every name with a '/' is this kind's. */
+/*
+ * pmu/term=val,.../: every name with a '/' is this kind's.  The terms
+ * lie between the first '/' and the last, so a name whose only '/' ends
+ * it (msr/) has none and no length: it is refused here, before the term
+ * list's length is worked out from the two.
+ */
 static int
 ev_pmu_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
     struct cpc_event *ev)
@@ -314,7 +329,7 @@ ev_pmu_lookup(const struct ev_ctx *ec, const char *fn, const char *name,
 
 	slash = strchr(name, '/');
 	if ((size_t)(slash - name) >= sizeof(pmu) || len < 3 ||
-	    name[len - 1] != '/') {
+	    name[len - 1] != '/' || slash == name + len - 1) {
 		ev_err(ec, fn, CPC_INVALID_EVENT, "bad PMU event syntax "
 		    "'%s' (expected pmu/term=value,.../)", name);
 		return -1;

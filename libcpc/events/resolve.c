@@ -69,7 +69,9 @@ form(const char *name)
  * typed name is compared without its unit masks (INST_RETIRD:ANY_P by
  * INST_RETIRD) and without a table prefix: skl::INST_RETIRD gets
  * skl::INST_RETIRED, perf::cycles (libpfm4's perf table, which the
- * catalogue leaves to stage 3) gets cycles.
+ * catalogue leaves to stage 3) gets cycles.  The close names are looked
+ * for only when the message goes somewhere (not for a quiet probe); the
+ * files read for them leave errno alone: the name is EINVAL.
  */
 static void
 unknown_event(const struct ev_ctx *ec, const char *fn, const char *name)
@@ -89,7 +91,9 @@ unknown_event(const struct ev_ctx *ec, const char *fn, const char *name)
 			    "virtual PMU?); it is a libpfm4 event of %s", name,
 			    where);
 			errno = ENOTSUP;
-		} else if (cpc_pfm_describe(&pmu) == 0)
+			return;
+		}
+		if (cpc_pfm_describe(&pmu) == 0)
 			ev_err(ec, fn, CPC_INVALID_EVENT, "'%s' is not an "
 			    "event of this processor (%s): libpfm4 has it for "
 			    "%s", name, pmu.pm_desc, where);
@@ -98,8 +102,10 @@ unknown_event(const struct ev_ctx *ec, const char *fn, const char *name)
 			    "libpfm4 event of %s, but libpfm4 does not know "
 			    "this processor; use a raw code or the cpu PMU's "
 			    "terms (cpu/event=0x..,umask=0x../)", name, where);
-		return;
+		goto out;
 	}
+	if (ev_quiet(fn))
+		goto out;
 	snprintf(base, sizeof(base), "%s", sep != NULL ? sep + 2 : name);
 	if ((colon = strchr(base, ':')) != NULL)
 		*colon = '\0';
@@ -110,6 +116,8 @@ unknown_event(const struct ev_ctx *ec, const char *fn, const char *name)
 	ev_suggest_text(&sg, hint, sizeof(hint));
 	ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s'%s", name,
 	    hint);
+out:
+	errno = EINVAL;
 }
 
 int

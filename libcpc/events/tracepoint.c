@@ -8,9 +8,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/perf_event.h>
@@ -18,60 +20,176 @@
 
 #include "catalogue.h"
 
+/*
+ * What close names are drawn from, read again when a second old: a
+ * program (or a fuzzer) that tries many names would otherwise have the
+ * kernel write out thousands of lines, or look up every system's
+ * directory, for each unknown one.  Tracepoints that come or go (a
+ * module, a kprobe) are offered a second late at most.  tp_lock guards
+ * them all: available_events (its lines '\0'-ended, in the file's
+ * order), and libtracefs's list of the systems and of the events of the
+ * system last asked for (in its order).
+ */
+#define TP_KEEP_NS	1000000000LL
+
+struct tp_list {
+	char		**tl_names;
+	const char	*tl_dir;	/* the tracefs it was read from */
+	char		 tl_sys[256];	/* whose events; "": the systems */
+	int64_t		 tl_when;	/* CLOCK_MONOTONIC ns of the read */
+};
+
+static pthread_mutex_t tp_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tp_list tp_systems, tp_events;
+static char *tp_text;		/* available_events, or NULL */
+/* Its system:event lines, compared whole, and by their event part. */
+static struct ev_cand *tp_whole, *tp_part;
+static size_t tp_npoints;
+static const char *tp_dir;
+static int64_t tp_when;
+
+static int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The systems (sys ""), or the events of sys; NULL when unreadable. */
+static char **
+tp_list(struct tp_list *tl, const char *dir, const char *sys)
+{
+	if (tl->tl_names != NULL && tl->tl_dir == dir &&
+	    strcmp(tl->tl_sys, sys) == 0 && now_ns() - tl->tl_when < TP_KEEP_NS)
+		return tl->tl_names;
+	tracefs_list_free(tl->tl_names);
+	tl->tl_names = sys[0] == '\0' ? tracefs_event_systems(dir) :
+	    tracefs_system_events(dir, sys);
+	tl->tl_dir = dir;
+	snprintf(tl->tl_sys, sizeof(tl->tl_sys), "%s", sys);
+	tl->tl_when = now_ns();
+	return tl->tl_names;
+}
+
 /* The systems (sys NULL), or the events of system sys as sys:event. */
 static void
 offer_tracepoints(const char *dir, const char *sys, const char *want,
     struct ev_suggest *sg)
 {
-	char **list, **p;
+	char full[CPC_MAX_EVENT_LEN], **p;
 
+	pthread_mutex_lock(&tp_lock);
 	if (sys == NULL) {
-		if ((list = tracefs_event_systems(dir)) == NULL)
-			return;
-		for (p = list; *p != NULL; p++)
-			ev_suggest_name(sg, want, *p);
-	} else {
-		char full[CPC_MAX_EVENT_LEN];
-
-		if ((list = tracefs_system_events(dir, sys)) == NULL)
-			return;
-		for (p = list; *p != NULL; p++) {
+		if ((p = tp_list(&tp_systems, dir, "")) != NULL)
+			for (; *p != NULL; p++)
+				ev_suggest_name(sg, want, *p);
+	} else if ((p = tp_list(&tp_events, dir, sys)) != NULL)
+		for (; *p != NULL; p++) {
 			snprintf(full, sizeof(full), "%s:%s", sys, *p);
 			ev_suggest_name(sg, want, full);
 		}
+	pthread_mutex_unlock(&tp_lock);
+}
+
+/* The lines of text (len bytes) that have a ':' become the copy. */
+static int
+tp_points_of(const char *dir, char *text, size_t len)
+{
+	struct ev_cand *whole, *part;
+	char *line, *end = text + len, *nl, *colon;
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
+	whole = calloc(n + 1, sizeof(*whole));
+	part = calloc(n + 1, sizeof(*part));
+	if (whole == NULL || part == NULL) {
+		free(whole);
+		free(part);
+		free(text);
+		return -1;
 	}
-	tracefs_list_free(list);
+	for (n = 0, line = text; line < end; line = nl + 1) {
+		if ((nl = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			nl = end;
+		*nl = '\0';
+		if ((colon = strchr(line, ':')) == NULL)
+			continue;
+		ev_cand_set(&whole[n], line, line);
+		ev_cand_set(&part[n++], colon + 1, line);
+	}
+	free(tp_text);
+	free(tp_whole);
+	free(tp_part);
+	tp_text = text;
+	tp_whole = whole;
+	tp_part = part;
+	tp_npoints = n;
+	tp_dir = dir;
+	tp_when = now_ns();
+	return 0;
+}
+
+/* Read dir's available_events into the copy; -1 when it cannot be. */
+static int
+tp_read(const char *dir)
+{
+	char path[512], *buf = NULL, *grown;
+	size_t len = 0, cap = 0;
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap != 0 ? cap * 2 : 65536;
+			if ((grown = realloc(buf, cap)) == NULL) {
+				n = -1;
+				break;
+			}
+			buf = grown;
+		}
+		/* One byte kept for the '\0' after the last line. */
+		if ((n = read(fd, buf + len, cap - len - 1)) <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (n != 0) {			/* an error, or out of memory */
+		free(buf);
+		return -1;
+	}
+	buf[len] = '\0';
+	return tp_points_of(dir, buf, len);
 }
 
 /*
  * Every tracepoint, for a name no stage knew: compared as a whole with a
  * system:event name (SCHED:sched_switch), by its event part with a bare
- * name (sched_switch).  Read from available_events only here, on the way
- * to an error; nothing when tracefs is not there or not readable.
+ * name (sched_switch).  Read from available_events only on the way to an
+ * error; nothing when tracefs is not there or not readable.
  */
 static void
 offer_all_tracepoints(const char *name, struct ev_suggest *sg)
 {
-	const char *dir = cpc_tracefs_dir(), *colon;
+	const char *dir = cpc_tracefs_dir();
 	int bare = strchr(name, ':') == NULL;
-	char path[512], *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
 
 	if (dir == NULL)
 		return;
-	snprintf(path, sizeof(path), "%s/available_events", dir);
-	if ((f = fopen(path, "re")) == NULL)
+	pthread_mutex_lock(&tp_lock);
+	if ((tp_text == NULL || tp_dir != dir ||
+	    now_ns() - tp_when >= TP_KEEP_NS) && tp_read(dir) != 0) {
+		pthread_mutex_unlock(&tp_lock);
 		return;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		if ((colon = strchr(line, ':')) == NULL)
-			continue;
-		ev_suggest_offer(sg, name, bare ? colon + 1 : line, line);
 	}
-	free(line);
-	fclose(f);
+	ev_suggest_offer_list(sg, name, bare ? tp_part : tp_whole,
+	    tp_npoints);
+	pthread_mutex_unlock(&tp_lock);
 }
 
 /* tracefs is there but this user may not read it. */
@@ -90,7 +208,8 @@ static int
 lookup_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
     struct cpc_event *ev)
 {
-	char sys[256], path[768], buf[32], hint[3 * CPC_MAX_EVENT_LEN + 64];
+	char sys[256], path[768], buf[32];
+	char hint[3 * CPC_MAX_EVENT_LEN + 64] = "";
 	const char *colon = strchr(name, ':'), *evn = colon + 1, *dir;
 	struct ev_suggest sg;
 	struct stat st;
@@ -116,11 +235,14 @@ lookup_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
 	if (stat(path, &st) != 0) {
 		if (errno == EACCES)
 			return no_access(ec, fn, name, path);
-		ev_suggest_init(&sg, sys);
-		offer_tracepoints(dir, NULL, sys, &sg);
-		ev_suggest_text(&sg, hint, sizeof(hint));
+		if (!ev_quiet(fn)) {
+			ev_suggest_init(&sg, sys);
+			offer_tracepoints(dir, NULL, sys, &sg);
+			ev_suggest_text(&sg, hint, sizeof(hint));
+		}
 		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': no "
 		    "tracepoint system '%s'%s", name, sys, hint);
+		errno = EINVAL;
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, evn);
@@ -128,12 +250,15 @@ lookup_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
 	    cpc_read_small(path, buf, sizeof(buf)) != 0) {
 		if (errno == EACCES)
 			return no_access(ec, fn, name, path);
-		ev_suggest_init(&sg, name);
-		offer_tracepoints(dir, sys, name, &sg);
-		ev_suggest_text(&sg, hint, sizeof(hint));
+		if (!ev_quiet(fn)) {
+			ev_suggest_init(&sg, name);
+			offer_tracepoints(dir, sys, name, &sg);
+			ev_suggest_text(&sg, hint, sizeof(hint));
+		}
 		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': "
 		    "system '%s' has no tracepoint '%s'%s", name, sys, evn,
 		    hint);
+		errno = EINVAL;
 		return -1;
 	}
 	memset(ev, 0, sizeof(*ev));
