@@ -187,7 +187,8 @@ $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 # Only libcpc.h's directories and the libraries: what an installed
 # libcpc gives (the flags are the house warnings, less -Wshadow and the
 # prototype checks, which K&R-era examples do not meet).
-$(B)/tests/seed/%: tests/seed/%.c $(LIBCPC_A) $(LIBPCTX_A)
+$(B)/tests/seed/%: tests/seed/%.c tests/seed/supplied.h $(LIBCPC_A) \
+    $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(SANFLAGS) \
 	    -Ilibcpc -Ilibcpc/pctx $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \

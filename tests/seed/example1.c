@@ -3,45 +3,19 @@
  * (shared/seeds/000), as its text gives it: "Use hardware performance
  * counters to measure events in a process".
  *
- * Supplied here, as the page says a program must: error(), a printf that
- * exits.  The page's placeholder for the computation to be measured is
- * filled with work(), which makes WORK getpid calls (the oracle of the
- * tests: EVENT0=syscalls:sys_enter_getpid counts exactly WORK a turn).
- * Nothing else is changed; tests/bats/seed.bats builds and runs it.
+ * Supplied (supplied.h), as the page says a program must: error(), a
+ * printf that exits.  The page's placeholder for the computation to be
+ * measured is filled with work(), which makes WORK getpid calls (the
+ * oracle of the tests: EVENT0=syscalls:sys_enter_getpid counts exactly
+ * WORK a turn).  Nothing else is changed; tests/bats/solaris_sources.bats
+ * runs it.
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-
 #define WORK	1234
-
-static void
-error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void
-work(void)
-{
-	int i;
-
-	for (i = 0; i < WORK; i++)
-		(void) syscall(SYS_getpid);
-}
+#include "supplied.h"
 
 /* ---- from here on, the seed page's text ---- */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <libcpc.h>

@@ -5,8 +5,9 @@
  * after the code that opens the CPC library and creates a set"; here they
  * are put together with Example 1's opening code, as the page says.
  *
- * Supplied here: error(), a printf that exits, and the computation the
- * page leaves to the reader, work() (WORK getpid calls a turn).  The
+ * Supplied (supplied.h): error(), a printf that exits, and the
+ * computation the page leaves to the reader, work() (WORK getpid calls a
+ * turn).  The
  * event is EVENT0 from the environment, as in Example 1.
  *
  * The page's text needs three corrections to compile at all, each marked
@@ -18,39 +19,12 @@
  *  - the page's global "index" collides with index(3), which glibc's
  *    <string.h> declares: it is req_index here.
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
 #include <inttypes.h>
-#include <unistd.h>
 #include <libcpc.h>
 #include <errno.h>
 
-#ifndef WORK
 #define WORK	250
-#endif
-
-static void
-error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void
-work(void)
-{
-	int i;
-
-	for (i = 0; i < WORK; i++)
-		(void) syscall(SYS_getpid);
-}
+#include "supplied.h"
 
 #define PRESET (UINT64_MAX - 999ull)
 

@@ -34,18 +34,11 @@
 
 #include <libcpc.h>
 
+#include "errmsg.h"
 #include "getpids.h"
 #include "tap.h"
 
-static char lastmsg[1024];
 static volatile sig_atomic_t nsig;
-
-static void
-keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)fn, (void)subcode;
-	vsnprintf(lastmsg, sizeof(lastmsg), fmt, ap);
-}
 
 static void
 on_emt(int sig, siginfo_t *si, void *uc)
@@ -123,10 +116,10 @@ other_handle(cpc_t *cpc, cpc_t *other)
 	if (!tap_ok(set != NULL && b != NULL, "a set of the other handle"))
 		return;
 	errno = 0;
-	lastmsg[0] = '\0';
+	errmsg[0] = '\0';
 	tap_ok(cpc_bind_curlwp(cpc, set, 0) == -1 && errno == EINVAL &&
-	    strstr(lastmsg, "another handle") != NULL,
-	    "cpc_bind_curlwp with another handle's set: EINVAL (%s)", lastmsg);
+	    strstr(errmsg, "another handle") != NULL,
+	    "cpc_bind_curlwp with another handle's set: EINVAL (%s)", errmsg);
 	errno = 0;
 	tap_ok(cpc_bind_cpu(cpc, 0, set, 0) == -1 && errno == EINVAL,
 	    "cpc_bind_cpu with another handle's set: EINVAL");
@@ -178,13 +171,13 @@ inherit_overflow(cpc_t *cpc)
 	    CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT);
 
 	errno = 0;
-	lastmsg[0] = '\0';
+	errmsg[0] = '\0';
 	tap_ok(set != NULL && cpc_bind_curlwp(cpc, set,
 	    CPC_BIND_LWP_INHERIT) == -1 && errno == EINVAL &&
-	    strstr(lastmsg, "cannot go with CPC_BIND_LWP_INHERIT") != NULL &&
-	    strstr(lastmsg, "Linux") != NULL,
+	    strstr(errmsg, "cannot go with CPC_BIND_LWP_INHERIT") != NULL &&
+	    strstr(errmsg, "Linux") != NULL,
 	    "INHERIT with an overflow request: EINVAL, with why (%s)",
-	    lastmsg);
+	    errmsg);
 	cpc_set_destroy(cpc, set);
 }
 
@@ -222,13 +215,13 @@ clock_periods(cpc_t *cpc)
 	for (i = 0; i < 2; i++) {
 		set = cpc_set_create(cpc);
 		errno = 0;
-		lastmsg[0] = '\0';
+		errmsg[0] = '\0';
 		tap_ok(set != NULL && cpc_set_add_request(cpc, set, clocks[i],
 		    UINT64_MAX - 999, CPC_COUNT_USER | CPC_OVF_NOTIFY_EMT, 0,
 		    NULL) == -1 && errno == EINVAL &&
-		    strstr(lastmsg, "overflow period under 100000") != NULL,
+		    strstr(errmsg, "overflow period under 100000") != NULL,
 		    "%s overflowing every 1000 ns (the seed's Example 2): "
-		    "EINVAL, naming the shortest (%s)", clocks[i], lastmsg);
+		    "EINVAL, naming the shortest (%s)", clocks[i], errmsg);
 		cpc_set_destroy(cpc, set);
 	}
 	/* A preset that leaves the shortest period is taken. */
@@ -240,11 +233,11 @@ clock_periods(cpc_t *cpc)
 	/* CPC_BIND_EMT_OVF makes a short preset an overflow period. */
 	set = one(cpc, "task-clock", UINT64_MAX - 999, CPC_COUNT_USER);
 	errno = 0;
-	lastmsg[0] = '\0';
+	errmsg[0] = '\0';
 	tap_ok(set != NULL && cpc_bind_curlwp(cpc, set, CPC_BIND_EMT_OVF) ==
-	    -1 && errno == EINVAL && strstr(lastmsg, "100000") != NULL,
+	    -1 && errno == EINVAL && strstr(errmsg, "100000") != NULL,
 	    "task-clock preset 1000 ns short, bound with CPC_BIND_EMT_OVF: "
-	    "EINVAL (%s)", lastmsg);
+	    "EINVAL (%s)", errmsg);
 	cpc_set_destroy(cpc, set);
 	/* cpc_request_preset: a long period bound, a short one refused. */
 	set = one(cpc, "task-clock", 0 - 1000000000ULL,
@@ -289,10 +282,10 @@ cpus(cpc_t *cpc)
 		    "cpc_bind_cpu to an offline CPU: ENOSYS");
 	} else {
 		errno = 0;
-		lastmsg[0] = '\0';
+		errmsg[0] = '\0';
 		tap_ok(cpc_bind_cpu(cpc, 1, set, 0) == -1 && errno == ENOSYS &&
-		    strstr(lastmsg, "offline") != NULL,
-		    "cpc_bind_cpu to an offline CPU: ENOSYS (%s)", lastmsg);
+		    strstr(errmsg, "offline") != NULL,
+		    "cpc_bind_cpu to an offline CPU: ENOSYS (%s)", errmsg);
 		tap_ok(set_online(1, 1) == 0, "cpu 1 online again");
 	}
 	cpc_set_destroy(cpc, set);
@@ -309,8 +302,8 @@ main(void)
 		tap_ok(0, "cpc_open: %s", strerror(errno));
 		return tap_done();
 	}
-	cpc_seterrhndlr(cpc, keep_msg);
-	cpc_seterrhndlr(other, keep_msg);
+	cpc_seterrhndlr(cpc, keep_errmsg);
+	cpc_seterrhndlr(other, keep_errmsg);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_emt;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
