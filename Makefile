@@ -49,7 +49,8 @@ endif
 LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
 		  libcpc/bind.c libcpc/walk.c libcpc/names.c \
 		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
-		  $(wildcard libcpc/platform/*.c) libcpc/strtoset.c libcpc/v1.c
+		  $(wildcard libcpc/platform/*.c) libcpc/strtoset.c \
+		  libcpc/v1_event.c libcpc/v1.c
 LIBCPC_INC	= -Ilibcpc/events -Ilibcpc/backends -Ilibcpc/platform
 LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
