@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Makefile - one non-recursive GNU Makefile for cpc-tools.
 #
 #   make            build everything (runs autoreconf and configure first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * measure.c - the timing, rusage and interrupt helper of bench/cpustat.
  *

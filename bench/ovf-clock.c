@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ovf-clock.c - the experiment behind libcpc's minimum overflow period
  * for the clock events (bench/ovf-clock-minimum drives it): bind a set

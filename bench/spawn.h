@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * spawn.h - what the benchmark helpers share: a command started held.
  * The child is forked with its standard streams on in, out and err, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tracktime.c - the timing helper and the small workloads of
  * bench/cputrack.  One program, three commands:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench/unknown.c - the time cpc_set_add_request takes to refuse a name,
  * for bench/unknown-names: each name given is added to a new set (which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * args.h - strict number parsing for command-line operands: the whole
  * string must be a number in range; no atoi, no trailing garbage.

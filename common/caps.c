@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * caps.c - the -h capabilities listing, laid out as illumos prints it:
  * interface name, the event specification syntax, generic events, the

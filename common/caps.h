@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * caps.h - the capabilities listing printed by -h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cli.c - usage errors, operands and -c sets for both tools.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cli.h - command-line helpers both tools share: the usage error, strict
  * operands, and -c sets checked while parsing.

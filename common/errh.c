@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * errh.c - capture libcpc's error messages per thread.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * errh.h - the tools' libcpc error handler.  libcpc reports a failure
  * through the handler; the tool keeps the message (per thread) and prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * listev.c - --list-events for both tools: libcpc's catalogue walk,
  * printed in the columns listev.h describes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * listev.h - --list-events: the event catalogue as fixed columns, one
  * event a line:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * output.h - the fixed-column text both tools print.  Every counter value
  * is an unsigned 64-bit decimal right-aligned in 9 columns and followed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * setgrp.c - rings of sets and the shared delta/total arithmetic.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * setgrp.h - a ring of sets (one per -c) bound to one target, and the
  * sampling arithmetic both tools share: every sample is turned into a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timefmt.h - the -T u|d timestamp lines.
  */

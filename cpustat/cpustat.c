@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpustat - monitor system behaviour using CPU performance counters.
  *

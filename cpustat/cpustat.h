@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpustat.h - what cpustat.c (options) hands to sampler.c (the run).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sampler.c - cpustat's runtime: one pinned sampling thread per CPU, a
  * printing main thread, and a signal thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cputrack - monitor a process and its threads using CPU performance
  * counters.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cputrack.h - what cputrack.c (options) hands to track.c (the run).
  */

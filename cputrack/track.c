@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * track.c - cputrack's run: a libpctx client that binds a ring of sets
  * (common/setgrp) to every thread of the tracked tree and prints a line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bind.c - binding sets to targets, sampling, unbinding.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * buf.c - sample buffers and their arithmetic.  All arithmetic is modulo
  * 2^64, so a delta across a wrapped counter is still right.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpc.c - the handle's public calls: open and close (which frees every
  * set and buffer), capabilities and names.  handle.c has what the other

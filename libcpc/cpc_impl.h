@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpc_impl.h - libcpc's private structures: the API objects (handle,
  * sets, requests, buffers) and the calls between their files.  Nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * handle.c - what every object file asks of the handle: its error
  * handler, the platform's facts (worked out once), and whether a set or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libcpc.h - CPU performance counter library (Solaris libcpc v2 API) for
  * Linux perf_event.

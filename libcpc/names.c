@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * names.c - the handle's door to the event catalogue (events/): what the
  * catalogue is told of the handle (its error handler, its PMU, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * strtoset.c - the -c grammar (see strtoset.h), shared by the tools, the
  * public cpc_strtoset and the v1 cpc_strtoevent.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * strtoset.h - the -c event specification grammar:
  *

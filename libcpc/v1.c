@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * v1.c - the obsolete Solaris 8 interface (cpc_bind_event(3),
  * cpc_strtoevent(3)) on the v2 objects: the bindings.  v1_event.c, below

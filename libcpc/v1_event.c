@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * v1_event.c - the obsolete Solaris 8 interface, its machine side: the
  * hidden handle that serves every v1 call, whose error handler passes the

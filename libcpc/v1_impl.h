@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * v1_impl.h - what the two files of the obsolete v1 interface share:
  * v1_event.c (the hidden handle, errors, registered specifications, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * walk.c - walking the event catalogue: the Solaris walkers
  * (cpc_walk_events_all, cpc_walk_generic_events_all, their per-pic forms

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * backend.h - the interface between libcpc's objects and a counter
  * facility.  A backend opens a set's requests as one group on a target,

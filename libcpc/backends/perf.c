@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * be_perf.c - the perf_event_open(2) backend.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * catalogue.h - the event catalogue: from a name a user typed to a perf
  * event, every name that can be typed, and the close names offered for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * classic.c - the catalogue's classic Solaris platform names (EC_ref,
  * Cycle_cnt, ...), those with a faithful Linux meaning: each stands for a

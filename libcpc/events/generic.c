@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * generic.c - the catalogue's generic names: perf's (cycles, task-clock,
  * L1-dcache-load-misses, ...) and the PAPI_* generic events of Solaris,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * native.c - the catalogue's native names: libpfm4's event names of the
  * CPU's PMU (INST_RETIRED:ANY_P, skl::INST_RETIRED:ANY_P), and the Intel

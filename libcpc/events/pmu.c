@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pmu.c - the catalogue's sysfs PMU events, in perf's syntax
  * pmu/term=val,.../ (msr/tsc/, cpu/event=0xc0,umask=0/): the PMU's type

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * raw.c - the catalogue's raw codes: an x86 event select (0xc0, strtoull
  * base 0) as PERF_TYPE_RAW, with the umask, cmask, edge, inv, pc and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * resolve.c - the catalogue's front door: a name typed by a user, tried
  * against each kind of name in the order of the table below; the message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * suggest.c - close names for a name the catalogue does not know: each
  * kind offers its names (ev_suggest_offer) and the best three are said.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tracepoint.c - the catalogue's tracepoints, system:event, with their
  * ids from tracefs.  Listing reads the systems with libtracefs; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * capture.c - pctx_capture: take control of every thread of a running
  * process, which keeps running.  The threads are read from

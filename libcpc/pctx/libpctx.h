@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libpctx.h - process context library (the Solaris libpctx API) on
  * Linux ptrace.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * loop.c - libpctx's event loop: every waitpid report of the tree goes
  * through dispatch, which keeps the threads and processes (lwp.c) and

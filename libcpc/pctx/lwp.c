@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lwp.c - libpctx's bookkeeping: the handle's life (pctx_alloc,
  * pctx_free) and its error handler (pctx_err); threads and processes: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pctx.c - the libpctx handle's small calls: the callbacks
  * (pctx_set_events, pctx_set_ops), pctx_pid, pctx_terminate, pctx_kill

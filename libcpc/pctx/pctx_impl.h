@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pctx_impl.h - libpctx's private structures and internal functions.
  * Nothing outside libcpc/pctx/ includes this file, and libpctx includes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * procfs.c - what /proc says about a tracee: a field of its status, its
  * command line, whether it runs a set-id program.

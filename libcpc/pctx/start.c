@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * start.c - pctx_create: start a command under control, stopped before
  * its first instruction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * clock.c - the clocks a sample is stamped with, and the signal that
  * announces an overflow (CPC_SIGOVF), read once from the environment.

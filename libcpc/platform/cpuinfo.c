@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuinfo.c - what cpc_cciname, cpc_cpuref and cpc_npic say: the
  * processor's performance counter interface, the manual that documents

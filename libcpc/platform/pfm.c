@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pfm.c - libpfm4 as a fact of the platform: initialised on first use
  * only, so that resolving cycles or a tracepoint never pays for it, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * platform.h - the bottom layer of libcpc: facts about this machine and
  * this process that every layer above may ask for, and the one function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report.c - the one call that hands a message to an error handler: the
  * handle's (cpc_seterrhndlr) or the default, which prints what the seed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sysfs.c - what the kernel offers: its PMUs (sysfs) and tracefs.
  */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # cpustat_counts.bats - exact oracles: workloads whose true counts are
 # known run pinned to a CPU while cpustat counts every CPU.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # cpustat_errors.bats - every error path: the message on stderr (quoting
 # the bad input), nothing on stdout, and the exit status: 2 for a usage
 # error (the message once, then the usage text), 1 for a runtime failure.

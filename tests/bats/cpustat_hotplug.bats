@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # A CPU that goes offline mid-run: reported once, the others continue,
 # measured again when it returns.  Needs root and a CPU 1 that can be
 # taken offline; always puts it back.

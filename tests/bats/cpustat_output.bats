@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # cpustat_output.bats - the output grammar: title, sample, total and
 # timestamp lines, column layout, totals, set rotation, the default set,
 # the informational options.  Every line is re-printed with the documented

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # cpustat_run.bats - cpustat while it runs: ending on a signal (the
 # partial interval and the totals are printed), closed pipes, flushing
 # per interval, -p rests, -s soakers.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # cputrack_errors.bats - cputrack's exit statuses and every error path:
 # the message on stderr, nothing on stdout, the status (2 usage, 125 its
 # own failure with a command, 126/127 the command cannot run, 1 with -p).

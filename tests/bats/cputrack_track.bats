@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # cputrack_track.bats - cputrack end to end with exact oracles: the
 # workloads make a known number of getpid() calls per thread and per
 # process, and syscalls:sys_enter_getpid counts exactly those.

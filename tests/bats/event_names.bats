@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # event_names.bats - how the tools take event names they cannot resolve:
 # the suggestions for a near miss (letter case, a tracepoint's event part,
 # a PMU's own events, a table prefix), the reasons given for a raw code,

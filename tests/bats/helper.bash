@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # helper.bash - shared by the cpustat bats suites (load helper).
 #
 # Environment (tests/run exports all three; defaults fit a plain `make`):

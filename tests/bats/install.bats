@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # install.bats - what `make install` gives programs: libpctx as a library
 # of its own (libpctx.so.1, libpctx.h, libpctx.pc), found by pkg-config in
 # a DESTDIR staging, and a Solaris makefile's `-lcpc -lpctx`.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # libcpc_so.bats - programs built against the shared object libcpc.so.1,
 # as users build them: cpc_strtoset is exported, the v1 interface is in
 # the SUNW_1.1 node under the v2 one, and the Solaris 8-style program of

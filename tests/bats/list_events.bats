@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # list_events.bats - --list-events (the catalogue: names, kinds, test-open
 # marks, patterns, exit statuses) and the -h capabilities listing (the
 # structure of illumos' listing, its wrapping, and that what it names can

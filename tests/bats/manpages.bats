@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # manpages.bats - the libcpc manual pages (man3/) cannot drift from the
 # library: every exported symbol is named and declared in a page, every
 # prototype of a SYNOPSIS is the header's, the pages are lint-clean, and

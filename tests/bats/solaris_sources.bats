@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
 # solaris_sources.bats - Solaris sources build and count unchanged: the
 # seed page's two examples (tests/seed, built by make check with only
 # their error() supplied), headers that meet a program's own Solaris

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz.h - what the libFuzzer targets share: the handle they all use,
  * and the input as C strings.

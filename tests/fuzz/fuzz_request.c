@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_request - libFuzzer target for cpc_set_add_request: event names,
  * attributes (names and values), flags and presets, as an API caller

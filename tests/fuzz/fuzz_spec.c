@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_spec - libFuzzer target for the event specification grammar
  * (cpustat -c, cpc_strtoset): the input is a specification such as

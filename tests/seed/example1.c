@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * example1.c - Example 1 of cpc_bind_curlwp(3CPC), the seed page
  * (shared/seeds/000), as its text gives it: "Use hardware performance

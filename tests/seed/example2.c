@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * example2.c - Example 2 of cpc_bind_curlwp(3CPC), the seed page
  * (shared/seeds/000): "Write a signal handler to catch overflow signals".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * supplied.h - what the seed page's examples leave to their reader:
  * error(), "a user-provided routine analogous to the familiar printf(3C)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * errmsg.h - an error handler for tests that keeps libcpc's last message
  * (formatted, as a program's handler gets it) in errmsg.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * getpids.h - the getpid oracle of the unit tests: the tracepoint EV
  * counts exactly the getpid(2) calls a thread makes through syscall(2)

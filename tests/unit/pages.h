@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pages.h - the page-fault oracle of the unit tests: one write to each
  * page of a fresh anonymous mapping takes exactly one page fault (huge

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * steps.h - the handshake of the unit tests that run a second thread:
  * each side announces the step it reached and waits for the other's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_args.c - strict parsing of command-line numbers (common/args.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_bindrules - the binding rules of cpc_bind_curlwp(3CPC) (seed 000),
  * with the getpid oracle:

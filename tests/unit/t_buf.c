@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_buf.c - libcpc handles, requests, buffers and their arithmetic, and
  * the error handler.  A libcpc-internal test: it reaches into struct

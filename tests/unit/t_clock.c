@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_clock - task-clock as a member of a group led by another event,
  * across what stops and starts a set: a bind, an unbind and a rebind (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_events - the event catalogue's resolution order and encodings.
  *

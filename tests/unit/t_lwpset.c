@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_lwpset - a thread has one set bound with cpc_bind_curlwp, as an LWP
  * has one context on Solaris: binding another replaces it (from any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_output.c - the fixed columns both tools print (common/output.c) and
  * the -T timestamps (common/timefmt.c), captured with open_memstream.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_ovf - presets and overflow through the Solaris API: a request added
  * with CPC_OVF_NOTIFY_EMT signals the bound thread (SIGEMT, which is

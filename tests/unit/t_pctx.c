@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_pctx - libpctx through its Solaris API (pctx_set_events) and
  * cpc_bind_pctx, with exact oracles: the test re-runs itself as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_pmuterms - malformed sysfs PMU names (pmu/term=val,.../) given to
  * cpc_set_add_request: each is EINVAL with its own message, and none

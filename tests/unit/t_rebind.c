@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_rebind - binding a set again to another kind of target: from a CPU
  * back to the calling thread (the thread must not stay pinned), and from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_sample.c - exact counts through the shared sampling core (setgrp on
  * libcpc on perf_event), with software events and tracepoints only, so

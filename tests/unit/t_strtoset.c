@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_strtoset.c - the -c grammar (common/strtoset.c), table-driven.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_tables.c - the named-event tables (libcpc/ev_tables.c) and their
  * resolution under forced libpfm4 PMUs, and generic_events(3) against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_unknown - names no kind of the catalogue knows: the message with its
  * close names is the same whoever receives it (the default handler, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_v1 - the obsolete v1 interface (cpc_bind_event(3),
  * cpc_strtoevent(3)) with exact oracles: syscalls:sys_enter_getpid counts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * t_v1sol - a program written as for Solaris 8: <libcpc.h> and the v1
  * calls only, after the example of cpc_bind_event(3CPC), with the

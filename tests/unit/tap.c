@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tap.c - TAP output for the unit tests (plan printed at the end).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * execer - make exactly A getpid(2) system calls, then execvp(3) a
  * program: the oracle for counts that must carry across an exec (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * forker - a parent and its children each make a known number of getpid(2)
  * system calls: the oracle for following (or not following) children

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * getpid_n - make exactly N getpid(2) system calls: a known count for the
  * syscalls:sys_enter_getpid tracepoint.

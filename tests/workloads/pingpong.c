@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pingpong - two threads on one CPU hand a byte back and forth N times
  * through two pipes: each round trip is two context switches (to the

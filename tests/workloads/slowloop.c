@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * slowloop - call getpid(2) once per interval in one or more threads for
  * a fixed time, then report how many calls were made: a long-lived,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * subreaper - run a command as a child subreaper (PR_SET_CHILD_SUBREAPER),
  * so that the processes it leaves behind are reparented here instead of

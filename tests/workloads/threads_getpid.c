@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * threads_getpid - create T threads, thread i making exactly K*i getpid(2)
  * system calls: a different, known count per thread for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * touch_pages - take exactly N page faults: a known count for the
  * page-faults software event.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tracer - hold one thread under ptrace(2), as a debugger or strace(1)
  * does, so that a second tracer of that thread is refused: the oracle for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl.h - what the test workloads share: the command line
  * "[-c cpu] [-d delay_ms] [-a after_ms] N", pinning and sleeping.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # icount.sh - the exact suite: -smp 1 -icount shift=0, where QEMU retires
 # one instruction per nanosecond of virtual time, so instruction and cycle
 # counts are deterministic and known.

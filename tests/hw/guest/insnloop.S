@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * insnloop.S - the instruction-count oracle of the hardware tier: a static
  * aarch64 program with no libc and no loader, so every user-mode

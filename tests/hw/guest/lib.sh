@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # lib.sh - assertions for the guest suites, sourced by them.  POSIX sh as
 # busybox runs it.  Every check prints one TAP line; summary prints the
 # line the host harness reads:  cpc-hw: N passed, N failed, N skipped

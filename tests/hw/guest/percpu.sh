@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # percpu.sh - helpers for the two -smp 2 suites: a spinner pinned to one
 # CPU, and the per-CPU values of a cpustat run.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # smp.sh - per-CPU behaviour on two CPUs without icount: cycles follow the
 # host's time (1 GHz nominal), and QEMU counts INST_RETIRED only with
 # icount (smpicount.sh has the exact counts), so values are asserted with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # smpicount.sh - per-CPU counts on two CPUs with -icount shift=0: the busy
 # CPU retires one instruction per nanosecond of virtual time, so a 1 s
 # interval of a user-mode spinner holds 1e9 user instructions (less the

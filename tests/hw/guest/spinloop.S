@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * spinloop.S - the hardware tier's busy CPU: a static aarch64 program with
  * no libc that spins in user mode until it is killed, or until SPIN_SECS
