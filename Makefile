@@ -8,6 +8,7 @@
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (see the end)
 #   make install    DESTDIR and prefix honoured
+#   make uninstall / dist / deb   (mk/packaging.mk)
 #   make clean / distclean
 #
 # Two libraries, each built twice (a static archive for the tools and the
@@ -233,6 +234,9 @@ install-man:
 			    >$(DESTDIR)$(mandir)/man3/$$n.3; \
 		done; \
 	done
+
+# The sbin link and the completion that install adds, uninstall, dist, deb.
+include mk/packaging.mk
 
 clean:
 	rm -rf build build-asan build-fuzz
