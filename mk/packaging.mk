@@ -69,10 +69,15 @@ dist:
 	@echo "$(DIST_TAR)"
 
 # Out of the tree: dpkg-buildpackage cleans (make distclean) where it
-# builds.  tests/deb checks the package's contents and control fields.
+# builds.  Without this make's flags and the variables that change where
+# or how the tree builds (make exports those given on its command line):
+# the package is built as debian/rules says.  tests/deb checks the
+# package's contents and control fields.
+NOMAKEENV	= env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u B -u CONFIG -u SAN \
+		  -u FUZZ
 deb:
 	rm -rf $(DEB_B)
 	$(MAKE) dist DISTDIR=$(DEB_B)
 	tar -xzf $(DEB_B)/$(DIST_NAME).tar.gz -C $(DEB_B)
-	cd $(DEB_B)/$(DIST_NAME) && dpkg-buildpackage -b -us -uc
-	tests/deb $(DEB_B) $(VERSION)
+	cd $(DEB_B)/$(DIST_NAME) && $(NOMAKEENV) dpkg-buildpackage -b -us -uc
+	$(NOMAKEENV) tests/deb $(DEB_B) $(VERSION)
