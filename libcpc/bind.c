@@ -261,7 +261,7 @@ cpc_set_backend(cpc_t *cpc, const cpc_set_t *set)
 {
 	int i;
 
-	if (cpc->c_msr == CPC_MSR_AUTO)
+	if (cpc->c_msr != CPC_MSR_NONE)
 		for (i = 0; i < set->cs_nreqs; i++)
 			if (set->cs_reqs[i].cr_ev.ev_hw)
 				return cpc->c_hwbe;

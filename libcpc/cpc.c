@@ -16,10 +16,11 @@
 #include "backend.h"
 
 /*
- * CPC_BACKEND=perf or msr forces a backend; unset, perf counts, and the
- * msr backend counts hardware events where the kernel has no PMU driver
- * for the processor (perf cannot open them) and the msr device works.
- * 0, or -1 with errno (ENOSYS: nothing can count).
+ * CPC_BACKEND=perf or msr chooses who counts the sets that have hardware
+ * events; unset, perf does, unless the kernel has no PMU driver for the
+ * processor (perf cannot open them) and the msr device works.  Sets of
+ * software events and tracepoints are perf's whatever the choice.  0, or
+ * -1 with errno (ENOSYS: nothing can count).
  */
 static int
 choose_backend(cpc_t *cpc)
@@ -32,7 +33,7 @@ choose_backend(cpc_t *cpc)
 	cpc->c_be = cpc->c_hwbe = &cpc_be_perf;
 	cpc->c_hwpmu = perf && cpc_hw_pmu_present();
 	if (b != NULL && strcmp(b, "msr") == 0) {
-		cpc->c_be = cpc->c_hwbe = &cpc_be_msr;
+		cpc->c_hwbe = &cpc_be_msr;
 		cpc->c_msr = CPC_MSR_FORCED;
 		cpc->c_hwpmu = 1;
 		return 0;
@@ -113,10 +114,11 @@ cpc_caps(cpc_t *cpc)
 {
 	/*
 	 * perf_event signals overflow for every kind of event; which counter
-	 * overflowed comes only as si_fd, which names no request.  The msr
-	 * backend has no interrupt handler.
+	 * overflowed comes only as si_fd, which names no request.  (The msr
+	 * backend has no interrupt handler: its binds refuse overflow.)
 	 */
-	return cpc->c_msr == CPC_MSR_FORCED ? 0 : CPC_CAP_OVERFLOW_INTERRUPT;
+	(void)cpc;
+	return CPC_CAP_OVERFLOW_INTERRUPT;
 }
 
 CPC_EXPORT const char *

@@ -113,10 +113,9 @@ struct cpc_backend;
 
 /*
  * Which backend counts (cpc.c, at cpc_open): perf_event, unless
- * CPC_BACKEND=msr forces the msr one for every set, or (CPC_BACKEND
- * unset) the kernel has no PMU driver for the processor and the msr
- * device works, when the msr backend counts the sets that have hardware
- * events.
+ * CPC_BACKEND=msr, or (CPC_BACKEND unset) the kernel has no PMU driver
+ * for the processor and the msr device works: then the msr backend
+ * counts the sets that have hardware events (c_hwbe), perf the others.
  */
 #define CPC_MSR_NONE	0
 #define CPC_MSR_AUTO	1
