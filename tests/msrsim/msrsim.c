@@ -22,7 +22,8 @@
  *			away: new opens ENOENT, open files ENXIO), "online N"
  *			(it comes back, its registers reset), "mult M",
  *			"clearlog", "wrmsr N REG VALUE" (not logged: another
- *			user of the registers)
+ *			user of the registers), "chmod MODE" (of the msr
+ *			files, 0600 at first; %lli: 0400 is octal)
  *
  * The PMUs:
  *	intel	GenuineIntel Family 6 Model 85, arch perfmon v4: four
@@ -34,6 +35,7 @@
  *		the first four also at the legacy K7 addresses, 48 bits
  *	amd-k7	AuthenticAMD Family 10h Model 4: the four legacy counters
  *		(EVNTSEL 0xc0010000.., PERFCTR 0xc0010004..)
+ *	intel-v0 the Intel one without architectural perfmon (leaf 0xa 0)
  *
  * The rule the tests know: each read of an enabled counter first advances
  * it, modulo 2^48, by
@@ -66,7 +68,8 @@
 #define NGP_AMD		6
 #define LOG_MAX		(16 << 20)
 
-enum pmu { P_INTEL, P_AMD, P_K7 };
+enum pmu { P_INTEL, P_AMD, P_K7, P_INTEL_V0 };
+#define IS_AMD	(g_pmu == P_AMD || g_pmu == P_K7)
 
 struct cpu {
 	int		online;
@@ -81,6 +84,7 @@ struct cpu {
 static enum pmu g_pmu = P_INTEL;
 static int g_ncpu = 2;
 static uint64_t g_mult = 1;
+static unsigned g_msrmode = 0600;
 static struct cpu g_cpu[MAXCPU];
 static char *g_log;
 static size_t g_loglen;
@@ -95,7 +99,7 @@ cpu_reset(struct cpu *c)
 	memset(c, 0, sizeof(*c));
 	c->online = 1;
 	/* At reset every general-purpose counter's global bit is set. */
-	if (g_pmu == P_INTEL)
+	if (!IS_AMD)
 		c->global_ctrl = (1ULL << NGP_INTEL) - 1;
 }
 
@@ -137,7 +141,7 @@ gp_base(uint64_t sel)
 {
 	uint64_t ev = sel & 0xff;
 
-	if (g_pmu != P_INTEL)
+	if (IS_AMD)
 		ev |= (sel >> 32 & 0xf) << 8;
 	return ev + (sel >> 8 & 0xff);
 }
@@ -149,10 +153,10 @@ tick_gp(struct cpu *c, int n)
 
 	if (!(s >> 22 & 1))
 		return;
-	if (g_pmu == P_INTEL && !(c->global_ctrl >> n & 1))
+	if (!IS_AMD && !(c->global_ctrl >> n & 1))
 		return;
 	if (advance(&c->ctr[n], gp_base(s) * modes_factor(s >> 16 & 1,
-	    s >> 17 & 1)) && g_pmu == P_INTEL)
+	    s >> 17 & 1)) && !IS_AMD)
 		c->global_status |= 1ULL << n;
 }
 
@@ -193,7 +197,7 @@ rdmsr(struct cpu *c, uint32_t reg, uint64_t *v)
 {
 	int n, sel;
 
-	if (g_pmu != P_INTEL) {
+	if (IS_AMD) {
 		if ((n = amd_reg(reg, &sel)) < 0)
 			return -EIO;
 		if (!sel)
@@ -231,7 +235,7 @@ wrmsr(struct cpu *c, uint32_t reg, uint64_t v)
 {
 	int n, sel;
 
-	if (g_pmu != P_INTEL) {
+	if (IS_AMD) {
 		if ((n = amd_reg(reg, &sel)) < 0)
 			return -EIO;
 		if (sel && (v >> 42) != 0)
@@ -286,7 +290,7 @@ cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	(void)sub;
 	memset(r, 0, 16);
-	if (g_pmu == P_INTEL) {
+	if (g_pmu == P_INTEL || g_pmu == P_INTEL_V0) {
 		switch (leaf) {
 		case 0:
 			r[0] = 0x16;
@@ -296,6 +300,8 @@ cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			r[0] = 0x00050654;	/* family 6, model 0x55 */
 			break;
 		case 0xa:
+			if (g_pmu == P_INTEL_V0)
+				break;
 			r[0] = 4 | NGP_INTEL << 8 | 48 << 16 | 7 << 24;
 			r[3] = NFIXED | 48 << 5;
 			break;
@@ -370,7 +376,7 @@ sim_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 	}
 	if (parse(path, &kind, &dir) < 0)
 		return -ENOENT;
-	st->st_mode = dir ? S_IFDIR | 0755 : S_IFREG | (kind == K_MSR ? 0600 :
+	st->st_mode = dir ? S_IFDIR | 0755 : S_IFREG | (kind == K_MSR ? g_msrmode :
 	    0400);
 	st->st_nlink = dir ? 2 : 1;
 	return 0;
@@ -491,6 +497,10 @@ ctl(const char *cmd)
 		g_mult = a;
 		return 0;
 	}
+	if (n == 2 && strcmp(verb, "chmod") == 0) {
+		g_msrmode = (unsigned)a & 0777;
+		return 0;
+	}
 	if (n >= 2 && a >= (unsigned long long)g_ncpu)
 		return -EINVAL;
 	if (n == 2 && strcmp(verb, "offline") == 0) {
@@ -595,6 +605,8 @@ main(int argc, char **argv)
 				g_pmu = P_AMD;
 			else if (strcmp(argv[i], "amd-k7") == 0)
 				g_pmu = P_K7;
+			else if (strcmp(argv[i], "intel-v0") == 0)
+				g_pmu = P_INTEL_V0;
 			else
 				usage();
 		} else if (strcmp(argv[i], "--cpus") == 0 && i + 1 < argc) {
