@@ -177,7 +177,6 @@ msr_describe(struct cpc_platform *pf)
 		    "through %s/N/msr: %s", cpc_msr_root(), p.mp_why);
 		return;
 	}
-	pf->pf_vendor = p.mp_vendor;
 	pf->pf_ngp = p.mp_ngp;
 	pf->pf_nfixed = p.mp_nfixed;
 	pf->pf_npic = (uint_t)(p.mp_ngp + p.mp_nfixed);
@@ -185,8 +184,11 @@ msr_describe(struct cpc_platform *pf)
 	    "%s/N/msr)", p.mp_name, cpc_msr_root());
 	snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "%s. The msr backend "
 	    "counts hardware events for whole CPUs only, without overflow "
-	    "notification", manual(p.mp_vendor == CPC_VENDOR_AMD ? "amd64" :
-	    "intel", p.mp_name));
+	    "notification%s", manual(p.mp_vendor == CPC_VENDOR_AMD ? "amd64" :
+	    "intel", p.mp_name), pf->pf_vendor != p.mp_vendor ? ". The "
+	    "native names are libpfm4's for another processor than the "
+	    "device's: set LIBPFM_FORCE_PMU to the device's table" : "");
+	pf->pf_vendor = p.mp_vendor;
 }
 
 void

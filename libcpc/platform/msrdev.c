@@ -153,8 +153,9 @@ amd_pmu(int cpu, struct cpc_msr_pmu *p)
 	if (p->mp_ngp > CPC_MSR_MAXGP)
 		p->mp_ngp = CPC_MSR_MAXGP;
 	snprintf(p->mp_name, sizeof(p->mp_name), "AMD Family %Xh Model %Xh, "
-	    "%s counters", p->mp_family, p->mp_model, p->mp_core_ext ?
-	    "core extension" : "legacy K7");
+	    "%s counters%s", p->mp_family, p->mp_model, p->mp_core_ext ?
+	    "core extension" : "legacy K7", p->mp_version >= 2 ?
+	    ", PerfMonV2" : "");
 	return 0;
 }
 

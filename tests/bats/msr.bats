@@ -209,6 +209,28 @@ cpustat_on() {
 0xc0010204 0x4301c2" "PERF_CTL/PERF_CTR writes"
 }
 
+@test "msr: AMD PerfMonV2 (Family 19h): the global control enables the counters" {
+	sim_start amd-v2
+	run --separate-stderr timeout 30 "$CPUSTAT" -h
+	expect_match "$output" $'\tCPU performance counter interface: AMD Family 19h Model 11h, core extension counters, PerfMonV2 \\(msr backend: ' \
+	    "interface line"
+	sim_ctl clearlog
+	cpustat_on 0 -c cycles,cache-misses 0.1 2
+	expect_status 0
+	# Zen's cache-misses: 0x0964, base 0x64 + 0x09.
+	expect_eq "$(counts)" "0 tick 118000 109000
+0 tick 118000 109000
+1 total 236000 218000" "counts"
+	expect_eq "$(cpu0_writes | head -8)" "0xc0000301 0x0
+0xc0010200 0x10076
+0xc0010202 0x10964
+0xc0010201 0x0
+0xc0010203 0x0
+0xc0010200 0x410076
+0xc0010202 0x410964
+0xc0000301 0x3" "PerfCntrGlobalCtl and PERF_CTL writes"
+}
+
 @test "msr: AMD legacy K7 bank (Family 10h), event bits 35:32" {
 	sim_start amd-k7
 	sim_ctl clearlog

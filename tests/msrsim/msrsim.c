@@ -4,7 +4,8 @@
  * interface, served through FUSE, for testing libcpc's msr backend where
  * no machine has the msr module.
  *
- *   msrsim [--pmu intel|amd|amd-k7] [--cpus N] [--mult M] MOUNTPOINT
+ *   msrsim [--pmu intel|intel-v0|amd|amd-k7|amd-v2] [--cpus N] [--mult M]
+ *	    MOUNTPOINT
  *
  * runs in the foreground until unmounted (fusermount3 -u MOUNTPOINT) and
  * serves, as root's, mode 0600:
@@ -36,6 +37,10 @@
  *	amd-k7	AuthenticAMD Family 10h Model 4: the four legacy counters
  *		(EVNTSEL 0xc0010000.., PERFCTR 0xc0010004..)
  *	intel-v0 the Intel one without architectural perfmon (leaf 0xa 0)
+ *	amd-v2	AuthenticAMD Family 19h Model 11h (Zen 4): the core extension
+ *		bank and PerfMonV2 (CPUID 0x80000022): a counter counts only
+ *		with its bit in PerfCntrGlobalCtl 0xc0000301 (0 at reset);
+ *		GlobalStatus 0xc0000300, GlobalStatusClr 0xc0000302
  *
  * The rule the tests know: each read of an enabled counter first advances
  * it, modulo 2^48, by
@@ -68,8 +73,9 @@
 #define NGP_AMD		6
 #define LOG_MAX		(16 << 20)
 
-enum pmu { P_INTEL, P_AMD, P_K7, P_INTEL_V0 };
-#define IS_AMD	(g_pmu == P_AMD || g_pmu == P_K7)
+enum pmu { P_INTEL, P_AMD, P_K7, P_INTEL_V0, P_AMD_V2 };
+#define IS_AMD	(g_pmu == P_AMD || g_pmu == P_K7 || g_pmu == P_AMD_V2)
+#define CORE_EXT (g_pmu == P_AMD || g_pmu == P_AMD_V2)
 
 struct cpu {
 	int		online;
@@ -153,10 +159,10 @@ tick_gp(struct cpu *c, int n)
 
 	if (!(s >> 22 & 1))
 		return;
-	if (!IS_AMD && !(c->global_ctrl >> n & 1))
+	if ((!IS_AMD || g_pmu == P_AMD_V2) && !(c->global_ctrl >> n & 1))
 		return;
 	if (advance(&c->ctr[n], gp_base(s) * modes_factor(s >> 16 & 1,
-	    s >> 17 & 1)) && !IS_AMD)
+	    s >> 17 & 1)) && (!IS_AMD || g_pmu == P_AMD_V2))
 		c->global_status |= 1ULL << n;
 }
 
@@ -176,7 +182,7 @@ tick_fixed(struct cpu *c, int i)
 static int
 amd_reg(uint32_t reg, int *sel)
 {
-	if (g_pmu == P_AMD && reg >= 0xc0010200 && reg < 0xc0010200 +
+	if (CORE_EXT && reg >= 0xc0010200 && reg < 0xc0010200 +
 	    2 * NGP_AMD) {
 		*sel = (reg & 1) == 0;
 		return (int)(reg - 0xc0010200) / 2;
@@ -197,6 +203,11 @@ rdmsr(struct cpu *c, uint32_t reg, uint64_t *v)
 {
 	int n, sel;
 
+	if (g_pmu == P_AMD_V2 && reg >= 0xc0000300 && reg <= 0xc0000302) {
+		*v = reg == 0xc0000300 ? c->global_status : reg == 0xc0000301 ?
+		    c->global_ctrl : 0;
+		return 0;
+	}
 	if (IS_AMD) {
 		if ((n = amd_reg(reg, &sel)) < 0)
 			return -EIO;
@@ -235,6 +246,16 @@ wrmsr(struct cpu *c, uint32_t reg, uint64_t v)
 {
 	int n, sel;
 
+	if (g_pmu == P_AMD_V2 && reg == 0xc0000301) {
+		if (v >> NGP_AMD != 0)
+			return -EIO;
+		c->global_ctrl = v;
+		return 0;
+	}
+	if (g_pmu == P_AMD_V2 && reg == 0xc0000302) {
+		c->global_status &= ~v;
+		return 0;
+	}
 	if (IS_AMD) {
 		if ((n = amd_reg(reg, &sel)) < 0)
 			return -EIO;
@@ -317,14 +338,21 @@ cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 		put_str(r, "AuthenticAMD");
 		break;
 	case 1:
-		/* 17h: base family 0xf + extended 8; 10h: + 1. */
-		r[0] = g_pmu == P_AMD ? 0x00800f11 : 0x00100f42;
+		/* 17h: base family 0xf + extended 8; 10h: + 1; 19h: + 0xa. */
+		r[0] = g_pmu == P_AMD ? 0x00800f11 : g_pmu == P_AMD_V2 ?
+		    0x00a10f11 : 0x00100f42;
 		break;
 	case 0x80000000:
-		r[0] = 0x8000001f;
+		r[0] = g_pmu == P_AMD_V2 ? 0x80000028 : 0x8000001f;
 		break;
 	case 0x80000001:
-		r[2] = g_pmu == P_AMD ? 1u << 23 : 0;	/* PerfCtrExtCore */
+		r[2] = CORE_EXT ? 1u << 23 : 0;		/* PerfCtrExtCore */
+		break;
+	case 0x80000022:
+		if (g_pmu == P_AMD_V2) {
+			r[0] = 1;			/* PerfMonV2 */
+			r[1] = NGP_AMD;			/* NumPerfCtrCore */
+		}
 		break;
 	}
 }
@@ -584,7 +612,8 @@ static const struct fuse_operations ops = {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: msrsim [--pmu intel|amd|amd-k7] [--cpus N] "
+	fprintf(stderr, "usage: msrsim [--pmu intel|intel-v0|amd|amd-k7|"
+	    "amd-v2] [--cpus N] "
 	    "[--mult M] MOUNTPOINT\n");
 	exit(2);
 }
@@ -607,6 +636,8 @@ main(int argc, char **argv)
 				g_pmu = P_K7;
 			else if (strcmp(argv[i], "intel-v0") == 0)
 				g_pmu = P_INTEL_V0;
+			else if (strcmp(argv[i], "amd-v2") == 0)
+				g_pmu = P_AMD_V2;
 			else
 				usage();
 		} else if (strcmp(argv[i], "--cpus") == 0 && i + 1 < argc) {
