@@ -61,6 +61,7 @@ struct mset {
 	uint64_t		 ms_global;	/* GLOBAL_CTRL bits */
 	uint64_t		 ms_fmask;	/* FIXED_CTR_CTRL fields held */
 	uint64_t		 ms_fctrl;	/* and their value */
+	int			 ms_running;	/* enabled by this set */
 };
 
 #define MSET(set)	((struct mset *)(set)->cs_rdbuf)
@@ -201,6 +202,8 @@ find_busy(const struct mset *ms, uint8_t *busy)
 	return 0;
 }
 
+static int enable(struct mset *ms, int on);
+
 static void
 msr_close(cpc_t *cpc, cpc_set_t *set)
 {
@@ -209,6 +212,9 @@ msr_close(cpc_t *cpc, cpc_set_t *set)
 	(void)cpc;
 	if (ms == NULL)
 		return;
+	/* Closing a counting set stops it, as closing perf's group does. */
+	if (ms->ms_fd >= 0 && ms->ms_running)
+		(void)enable(ms, 0);
 	if (ms->ms_fd >= 0)
 		close(ms->ms_fd);
 	free(ms->ms_pos);
@@ -239,7 +245,7 @@ static int
 msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 {
 	const char *fn = t->t_fn;
-	uint8_t busy[CPC_MSR_MAXGP + CPC_MSR_MAXFIXED];
+	uint8_t busy[CPC_MSR_MAXGP + CPC_MSR_MAXFIXED] = { 0 };
 	struct mset *ms;
 	char path[256];
 	int i, k, next = 0, e;
@@ -282,10 +288,12 @@ msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	}
 	if ((ms->ms_fd = cpc_msr_open(t->t_cpu, 1)) < 0 ||
 	    find_busy(ms, busy) != 0) {
-		e = gone_errno(t->t_cpu, errno);
+		int oe = errno;
+
+		e = gone_errno(t->t_cpu, oe);
 		cpc_msr_path(t->t_cpu, "msr", path, sizeof(path));
 		report(cpc, fn, -1, "cannot read the counters' registers "
-		    "through %s: %s", path, strerror(errno));
+		    "through %s: %s", path, strerror(oe));
 		msr_close(cpc, set);
 		errno = e;
 		return -1;
@@ -356,6 +364,7 @@ enable(struct mset *ms, int on)
 	if (on && has_global(p) &&
 	    rmw(ms->ms_fd, global_reg(p), ms->ms_global, ms->ms_global) != 0)
 		return -1;
+	ms->ms_running = on;
 	return 0;
 }
 
