@@ -197,7 +197,17 @@ $(B)/tests/seed/%: tests/seed/%.c tests/seed/supplied.h $(LIBCPC_A) \
 	    -Ilibcpc -Ilibcpc/pctx $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
 	    $(LIBPCTX_A) $(LIBS)
 
-check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS)
+# The msr simulator (tests/msrsim): a test tool like the workloads, never
+# sanitized; built only where libfuse3 is (msr.bats skips without it).
+FUSE_CFLAGS	:= $(shell pkg-config --cflags fuse3 2>/dev/null)
+FUSE_LIBS	:= $(shell pkg-config --libs fuse3 2>/dev/null)
+MSRSIM		= $(if $(FUSE_LIBS),$(B)/tests/msrsim/msrsim)
+
+$(B)/tests/msrsim/msrsim: tests/msrsim/msrsim.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 $(WARN) $(FUSE_CFLAGS) -o $@ $< $(FUSE_LIBS)
+
+check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS) $(MSRSIM)
 	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
 	    tests/run
 

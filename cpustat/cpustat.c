@@ -76,6 +76,10 @@ print_usage(FILE *fp)
 	    "\n",
 	    out_tickname());
 	listev_usage(fp);
+	fputs("\n\tCPC_BACKEND=msr, or a kernel without the processor's PMU "
+	    "driver and a\n\tusable msr device: hardware events are counted "
+	    "through /dev/cpu/N/msr\n\t(CPC_MSR_ROOT) by libcpc's msr backend, "
+	    "per CPU only; see cpustat(1).\n", fp);
 	fputs("\n\tUse cputrack(1) to monitor per-process statistics.\n", fp);
 }
 

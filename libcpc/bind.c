@@ -156,7 +156,7 @@ slot_take(cpc_set_t *set)
 	prev = lwp_set;
 	if (prev != NULL && prev != set) {
 		if (prev->cs_bound)
-			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
+			(void)prev->cs_be->be_stop(prev->cs_cpc, prev);
 		prev->cs_bound = 0;
 		/* Last: slot_clear may then go on, and free prev, unlocked. */
 		__atomic_store_n(&prev->cs_slot, NULL, __ATOMIC_RELEASE);
@@ -225,7 +225,7 @@ tid_take(cpc_set_t *set)
 		*pp = prev->cs_tnext;
 		prev->cs_tnext = NULL;
 		if (prev->cs_bound)
-			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
+			(void)prev->cs_be->be_stop(prev->cs_cpc, prev);
 		prev->cs_bound = 0;
 		prev->cs_indexed = 0;
 	}
@@ -257,6 +257,18 @@ unpin(cpc_set_t *set)
 	set->cs_pinned = 0;
 }
 
+const struct cpc_backend *
+cpc_set_backend(cpc_t *cpc, const cpc_set_t *set)
+{
+	int i;
+
+	if (cpc->c_msr != CPC_MSR_NONE)
+		for (i = 0; i < set->cs_nreqs; i++)
+			if (set->cs_reqs[i].cr_ev.ev_hw)
+				return cpc->c_hwbe;
+	return cpc->c_be;
+}
+
 /* Close a group kept open for re-binding (or still bound). */
 void
 cpc_set_release(cpc_t *cpc, cpc_set_t *set)
@@ -265,7 +277,7 @@ cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 	tid_drop(set);
 	unpin(set);
 	if (set->cs_open)
-		cpc->c_be->be_close(cpc, set);
+		set->cs_be->be_close(cpc, set);
 	set->cs_open = 0;
 	set->cs_bound = 0;
 	set->cs_kind = CPC_BIND_NONE;
@@ -422,7 +434,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		set->cs_reqs[i].cr_hasnext = 0;
 	}
 	if (set->cs_bound)
-		(void)cpc->c_be->be_stop(cpc, set);
+		(void)set->cs_be->be_stop(cpc, set);
 	/* From a CPU to a thread: the pinned thread runs where it ran. */
 	if (t->t_kind != CPC_BIND_CPU)
 		unpin(set);
@@ -430,20 +442,25 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	tid_drop(set);
 	if (t->t_kind != CPC_BIND_CURLWP)
 		slot_clear(set);
+	if (set->cs_open && set->cs_be != cpc_set_backend(cpc, set)) {
+		set->cs_be->be_close(cpc, set);
+		set->cs_open = 0;
+	}
 	if (!same_target(set, t)) {
 		if (set->cs_open)
-			cpc->c_be->be_close(cpc, set);
+			set->cs_be->be_close(cpc, set);
 		set->cs_open = 0;
+		set->cs_be = cpc_set_backend(cpc, set);
 		set->cs_kind = t->t_kind;
 		set->cs_cpu = t->t_cpu;
 		set->cs_tid = t->t_tid;
 		set->cs_inherit = t->t_inherit;
-		if (cpc->c_be->be_open(cpc, set, t) != 0)
+		if (set->cs_be->be_open(cpc, set, t) != 0)
 			return -1;
 		set->cs_open = 1;
 	}
 	set->cs_tick0 = cpc_ticknow();
-	if (cpc->c_be->be_start(cpc, set) != 0)
+	if (set->cs_be->be_start(cpc, set) != 0)
 		return -1;
 	set->cs_bound = 1;
 	set->cs_disabled = 0;
@@ -565,7 +582,7 @@ cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 		errno = EINVAL;
 		return -1;
 	}
-	(void)cpc->c_be->be_stop(cpc, set);
+	(void)set->cs_be->be_stop(cpc, set);
 	unpin(set);
 	set->cs_bound = 0;
 	slot_clear(set);
@@ -605,7 +622,7 @@ cpc_request_preset(cpc_t *cpc, int index, uint64_t preset)
 	 */
 	if (r->cr_ovf &&
 	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX ||
-	    0 - preset < set->cs_cpc->c_be->be_min_period(&r->cr_ev))) {
+	    0 - preset < set->cs_be->be_min_period(&r->cr_ev))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -630,7 +647,7 @@ cpc_set_restart(cpc_t *cpc, cpc_set_t *unused)
 			set->cs_reqs[i].cr_cur = set->cs_reqs[i].cr_next;
 			set->cs_reqs[i].cr_hasnext = 0;
 		}
-	if (cpc->c_be->be_start(cpc, set) != 0)
+	if (set->cs_be->be_start(cpc, set) != 0)
 		return -1;
 	set->cs_disabled = 0;
 	return 0;
@@ -647,7 +664,7 @@ cpc_disable(cpc_t *cpc)
 		errno = EINVAL;
 		return -1;
 	}
-	if (cpc->c_be->be_stop(cpc, set) != 0)
+	if (set->cs_be->be_stop(cpc, set) != 0)
 		return -1;
 	set->cs_disabled = 1;
 	return 0;
@@ -664,7 +681,7 @@ cpc_enable(cpc_t *cpc)
 		errno = EINVAL;
 		return -1;
 	}
-	if (cpc->c_be->be_resume(cpc, set) != 0)
+	if (set->cs_be->be_resume(cpc, set) != 0)
 		return -1;
 	set->cs_disabled = 0;
 	return 0;
@@ -688,7 +705,7 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 		    set->cs_cpu);
 		return -1;
 	}
-	if (cpc->c_be->be_read(cpc, set, buf->cb_vals, &scaled) != 0)
+	if (set->cs_be->be_read(cpc, set, buf->cb_vals, &scaled) != 0)
 		return -1;
 	buf->cb_hrtime = cpc_hrnow();
 	buf->cb_tick = cpc_ticknow() - set->cs_tick0;

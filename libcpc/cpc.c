@@ -16,6 +16,49 @@
 
 #include "backend.h"
 
+/*
+ * CPC_BACKEND=perf or msr chooses who counts the sets that have hardware
+ * events; unset, perf does, unless the kernel has no PMU driver for the
+ * processor (perf cannot open them) and the msr device works.  Sets of
+ * software events and tracepoints are perf's whatever the choice.  0, or
+ * -1 with errno (ENOSYS: nothing can count).
+ */
+static int
+choose_backend(cpc_t *cpc)
+{
+	const char *b = getenv("CPC_BACKEND");
+	/* A kernel without perf_event has no such file. */
+	int perf = access("/proc/sys/kernel/perf_event_paranoid", F_OK) == 0;
+	struct cpc_msr_pmu pmu;
+
+	cpc->c_be = cpc->c_hwbe = &cpc_be_perf;
+	cpc->c_hwpmu = perf && cpc_hw_pmu_present();
+	if (b != NULL && strcmp(b, "msr") == 0) {
+		cpc->c_hwbe = &cpc_be_msr;
+		cpc->c_msr = CPC_MSR_FORCED;
+		cpc->c_hwpmu = 1;
+		return 0;
+	}
+	if (b != NULL && b[0] != '\0' && strcmp(b, "perf") != 0) {
+		cpc_report(NULL, "cpc_open", -1, "CPC_BACKEND=%s: the backends "
+		    "are perf (perf_event, the default) and msr (the x86 msr "
+		    "device, for CPUs only)", b);
+		errno = EINVAL;
+		return -1;
+	}
+	if ((b == NULL || b[0] == '\0') && !cpc->c_hwpmu &&
+	    cpc_msr_probe(cpc_msr_first_cpu(), &pmu) == 0) {
+		cpc->c_hwbe = &cpc_be_msr;
+		cpc->c_msr = CPC_MSR_AUTO;
+		cpc->c_hwpmu = 1;
+	}
+	if (!perf && cpc->c_msr == CPC_MSR_NONE) {
+		errno = ENOSYS;		/* kernel without perf_event */
+		return -1;
+	}
+	return 0;
+}
+
 CPC_EXPORT cpc_t *
 cpc_open(int ver)
 {
@@ -25,15 +68,16 @@ cpc_open(int ver)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (access("/proc/sys/kernel/perf_event_paranoid", F_OK) != 0) {
-		errno = ENOSYS;		/* kernel without perf_event */
-		return NULL;
-	}
 	if ((cpc = calloc(1, sizeof(*cpc))) == NULL)
 		return NULL;
+	if (choose_backend(cpc) != 0) {
+		int e = errno;
+
+		free(cpc);
+		errno = e;
+		return NULL;
+	}
 	pthread_mutex_init(&cpc->c_lock, NULL);
-	cpc->c_be = &cpc_be_perf;
-	cpc->c_hwpmu = cpc_hw_pmu_present();
 	return cpc;
 }
 
@@ -71,7 +115,8 @@ cpc_caps(cpc_t *cpc)
 {
 	/*
 	 * perf_event signals overflow for every kind of event; which counter
-	 * overflowed comes only as si_fd, which names no request.
+	 * overflowed comes only as si_fd, which names no request.  (The msr
+	 * backend has no interrupt handler: its binds refuse overflow.)
 	 */
 	(void)cpc;
 	return CPC_CAP_OVERFLOW_INTERRUPT;

@@ -86,6 +86,7 @@ struct cpc_set {
 	void			*cs_rdbuf;	/* group read buffer */
 	size_t			 cs_rdlen;
 	struct cpc		*cs_cpc;	/* the handle it was made by */
+	const struct cpc_backend *cs_be;	/* that opens and counts it */
 	struct cpc_set	       **cs_slot;	/* bound with cpc_bind_curlwp:
 						   that thread's slot */
 	struct cpc_set		*cs_tnext;	/* bound with cpc_bind_pctx: */
@@ -111,13 +112,26 @@ struct cpc_evcache {
 /* backend.h's table. */
 struct cpc_backend;
 
+/*
+ * Which backend counts (cpc.c, at cpc_open): perf_event, unless
+ * CPC_BACKEND=msr, or (CPC_BACKEND unset) the kernel has no PMU driver
+ * for the processor and the msr device works: then the msr backend
+ * counts the sets that have hardware events (c_hwbe), perf the others.
+ */
+#define CPC_MSR_NONE	0
+#define CPC_MSR_AUTO	1
+#define CPC_MSR_FORCED	2
+
 struct cpc {
 	pthread_mutex_t		 c_lock;	/* c_sets, c_bufs */
 	struct cpc_set		*c_sets;
 	struct cpc_buf		*c_bufs;
 	cpc_errhndlr_t		*c_errfn;
-	const struct cpc_backend *c_be;
-	int			 c_hwpmu;	/* kernel has a core PMU */
+	const struct cpc_backend *c_be;		/* counts the other sets */
+	const struct cpc_backend *c_hwbe;	/* counts hardware events */
+	int			 c_msr;		/* CPC_MSR_AUTO, _FORCED */
+	int			 c_hwpmu;	/* kernel has a core PMU, or
+						   the msr backend counts */
 	int			 c_described;	/* c_lock: c_pf filled */
 	struct cpc_platform	 c_pf;		/* npic, names, vendor */
 	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */
@@ -160,6 +174,8 @@ void	cpc_set_free(cpc_set_t *set);
 
 /* bind.c */
 void	cpc_set_release(cpc_t *cpc, cpc_set_t *set);
+/* The backend that counts set's requests (see CPC_MSR_NONE). */
+const struct cpc_backend *cpc_set_backend(cpc_t *cpc, const cpc_set_t *set);
 /*
  * A preset that would overflow r's event sooner than the backend can
  * safely arm: reported (fn), errno EINVAL, -1.  0 when it is long enough.

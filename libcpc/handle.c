@@ -32,6 +32,7 @@ cpc_platform(cpc_t *cpc)
 	pthread_mutex_lock(&cpc->c_lock);
 	if (!cpc->c_described) {
 		cpc->c_pf.pf_hwpmu = cpc->c_hwpmu;
+		cpc->c_pf.pf_msr = cpc->c_msr != CPC_MSR_NONE;
 		cpc_platform_describe(&cpc->c_pf);
 		cpc->c_described = 1;
 	}

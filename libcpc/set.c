@@ -19,6 +19,7 @@ cpc_set_create(cpc_t *cpc)
 		return NULL;
 	set->cs_kind = CPC_BIND_NONE;
 	set->cs_cpc = cpc;
+	set->cs_be = cpc->c_be;
 	pthread_mutex_lock(&cpc->c_lock);
 	set->cs_next = cpc->c_sets;
 	cpc->c_sets = set;

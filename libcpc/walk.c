@@ -179,7 +179,8 @@ want(struct ev_walk *ew, const char *name)
 static int
 test_event(const struct walk *w, const struct cpc_event *ev)
 {
-	const struct cpc_backend *be = w->w_cpc->c_be;
+	const struct cpc_backend *be = ev->ev_hw ? w->w_cpc->c_hwbe :
+	    w->w_cpc->c_be;
 	struct cpc_enc en = { ev->ev_type, ev->ev_config, ev->ev_config1,
 	    ev->ev_config2 };
 	int a = be->be_probe(&en, ev->ev_modes, w->w_pid, w->w_cpu);
@@ -195,11 +196,17 @@ emit(struct ev_walk *ew, const char *name, const char *kind,
     const char *desc, const struct cpc_event *ev, int shared)
 {
 	struct walk *w = (struct walk *)ew;
+	char mdesc[EV_DESC_LEN + 32];
 	cpc_evinfo_t ei;
 
 	ei.ei_name = name;
 	ei.ei_kind = kind;
 	ei.ei_desc = desc;
+	/* Say which hardware events the msr backend counts. */
+	if (ev != NULL && ev->ev_hw && w->w_cpc->c_hwbe == &cpc_be_msr) {
+		snprintf(mdesc, sizeof(mdesc), "[msr] %s", desc);
+		ei.ei_desc = mdesc;
+	}
 	if (ev == NULL)
 		ei.ei_avail = CPC_AVAIL_NO;
 	else if (!shared)

@@ -7,6 +7,8 @@
  * be opened at all (for listings).  Backends, one file each:
  *
  *	perf.c		perf_event_open(2), the default
+ *	msr.c		the x86 PMU through the msr device, for CPUs only
+ *			(the kernel-module fallback; msr_pmu.c its registers)
  *
  * A backend works on the set it is given (cpc_impl.h's structs) and
  * reports through the handle's error handler with cpc_report; it calls
@@ -54,6 +56,6 @@ struct cpc_backend {
 	uint64_t	(*be_min_period)(const struct cpc_event *ev);
 };
 
-extern const struct cpc_backend cpc_be_perf;
+extern const struct cpc_backend cpc_be_perf, cpc_be_msr;
 
 #endif /* CPC_BACKEND_H */

@@ -157,6 +157,41 @@ pmu_counters(struct cpc_platform *pf, const struct cpc_pmu *pmu)
  */
 static enum cpc_vendor probe_vendor(void);
 
+/*
+ * The msr backend counts: the processor behind the device, whose CPUID
+ * may not be this program's (a simulator), says it all.
+ */
+static void
+msr_describe(struct cpc_platform *pf)
+{
+	struct cpc_msr_pmu p;
+	int cpu = cpc_msr_first_cpu();
+
+	pf->pf_npic = CPC_SOFT_NPIC;
+	pf->pf_ngp = pf->pf_nfixed = 0;
+	pf->pf_vendor = probe_vendor();
+	if (cpc_msr_probe(cpu, &p) != 0) {
+		snprintf(pf->pf_cciname, sizeof(pf->pf_cciname), "msr backend, "
+		    "unusable: %.400s", p.mp_why);
+		snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "The msr "
+		    "backend (CPC_BACKEND=msr) programs the x86 counters "
+		    "through %s/N/msr: %s", cpc_msr_root(), p.mp_why);
+		return;
+	}
+	pf->pf_ngp = p.mp_ngp;
+	pf->pf_nfixed = p.mp_nfixed;
+	pf->pf_npic = (uint_t)(p.mp_ngp + p.mp_nfixed);
+	snprintf(pf->pf_cciname, sizeof(pf->pf_cciname), "%s (msr backend: "
+	    "%s/N/msr)", p.mp_name, cpc_msr_root());
+	snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "%s. The msr backend "
+	    "counts hardware events for whole CPUs only, without overflow "
+	    "notification%s", manual(p.mp_vendor == CPC_VENDOR_AMD ? "amd64" :
+	    "intel", p.mp_name), pf->pf_vendor != p.mp_vendor ? ". The "
+	    "native names are libpfm4's for another processor than the "
+	    "device's: set LIBPFM_FORCE_PMU to the device's table" : "");
+	pf->pf_vendor = p.mp_vendor;
+}
+
 void
 cpc_platform_describe(struct cpc_platform *pf)
 {
@@ -165,6 +200,10 @@ cpc_platform_describe(struct cpc_platform *pf)
 	size_t len = sizeof(pf->pf_cciname);
 	struct cpc_pmu pmu;
 
+	if (pf->pf_msr) {
+		msr_describe(pf);
+		return;
+	}
 	pf->pf_npic = CPC_SOFT_NPIC;
 	pf->pf_ngp = pf->pf_nfixed = 0;
 	pf->pf_vendor = probe_vendor();

@@ -10,6 +10,7 @@
  *	sysfs.c		the kernel's PMUs and tracefs
  *	pfm.c		libpfm4: initialised on first use, its core PMU
  *	cpuinfo.c	the processor: name, manual, counters, vendor
+ *	msrdev.c	the x86 msr and cpuid devices (/dev/cpu/N/msr)
  */
 #ifndef CPC_PLATFORM_H
 #define CPC_PLATFORM_H
@@ -80,6 +81,7 @@ enum cpc_vendor {
 /* What cpc_cciname, cpc_cpuref and cpc_npic say, and whose layout. */
 struct cpc_platform {
 	int		 pf_hwpmu;	/* in: the kernel has a core PMU */
+	int		 pf_msr;	/* in: the msr backend counts */
 	uint_t		 pf_npic;
 	int		 pf_ngp;	/* general-purpose counters */
 	int		 pf_nfixed;	/* fixed ones; 0, 0: unknown */
@@ -94,5 +96,41 @@ void	cpc_platform_describe(struct cpc_platform *pf);
  * from 1; 0 for none.
  */
 int	cpc_fixed_counter(enum cpc_vendor v, uint32_t type, uint64_t config);
+
+/* msrdev.c: the msr and cpuid devices, under CPC_MSR_ROOT. */
+#define CPC_MSR_MAXGP		8
+#define CPC_MSR_MAXFIXED	4
+struct cpc_msr_pmu {
+	enum cpc_vendor	 mp_vendor;
+	unsigned	 mp_family, mp_model;
+	int		 mp_version;	/* Intel: leaf 0xa; AMD: 2 PerfMonV2 */
+	int		 mp_ngp;	/* general-purpose counters */
+	int		 mp_width;	/* their bits */
+	int		 mp_nfixed;	/* Intel's fixed counters */
+	int		 mp_fwidth;
+	uint32_t	 mp_noarch;	/* Intel: missing architectural
+					   events, bit n = leaf 0xa's n */
+	int		 mp_core_ext;	/* AMD: the Fam15h+ PERF_CTL bank */
+	char		 mp_name[96];	/* "Intel Arch PerfMon v4 on ..." */
+	char		 mp_why[800];	/* why not, when the probe failed */
+};
+/* CPC_MSR_ROOT, else /dev/cpu. */
+const char *cpc_msr_root(void);
+/* ROOT/cpu/what into buf. */
+void	cpc_msr_path(int cpu, const char *what, char *buf, size_t len);
+/* ROOT/cpu/msr opened (read-write when rdwr); -1 with errno. */
+int	cpc_msr_open(int cpu, int rdwr);
+/* One register at offset reg; -1 with errno (EIO: no such register). */
+int	cpc_msr_read(int fd, uint32_t reg, uint64_t *val);
+int	cpc_msr_write(int fd, uint32_t reg, uint64_t val);
+/* eax, ebx, ecx, edx of CPUID leaf/sub on cpu, from ROOT/cpu/cpuid. */
+int	cpc_msr_cpuid(int cpu, uint32_t leaf, uint32_t sub, uint32_t r[4]);
+/*
+ * The counters of cpu's processor; -1 with errno and p->mp_why: ENOENT
+ * (no device), EACCES (permission), ENOTSUP (no PMU the backend knows).
+ */
+int	cpc_msr_probe(int cpu, struct cpc_msr_pmu *p);
+/* The first CPU with devices under the root (0 when none). */
+int	cpc_msr_first_cpu(void);
 
 #endif /* CPC_PLATFORM_H */
