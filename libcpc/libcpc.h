@@ -335,9 +335,10 @@ cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
  * records may mean more are waiting).  Records the ring had no room for
  * are lost: the kernel counts them, and cpc_buf_smpl_lost gives the
  * number lost since the previous sample; never silently dropped.
- * cpc_buf_get on a SMPL request gives the number of records taken since
- * the bind, lost ones included (a count like any other: cpc_buf_sub of
- * two samples is the records taken in between).
+ * cpc_buf_get on a SMPL request gives the number of records the samples
+ * have moved out of the ring since the bind, plus those lost (a count
+ * like any other: cpc_buf_sub of two samples is the records taken in
+ * between).
  *
  * A buffer (cpc_buf_create) holds smpl_nrecs records per SMPL request of
  * its set, allocated by the library with the buffer.  A record is an
@@ -409,7 +410,7 @@ int	 cpc_buf_smpl_get_item(cpc_t *cpc, cpc_buf_t *buf,
  * (every one can be counted too: these are the events common to both
  * kinds of request), per pic like cpc_walk_events_pic; and the
  * attributes a SMPL request accepts: those of cpc_walk_attrs (the ones
- * common to both kinds), then smpl_nrecs and callchain.
+ * common to both kinds), then smpl_nrecs, period and callchain.
  */
 void	cpc_walk_events_all_common(cpc_t *cpc, void *arg,
 	    void (*fn)(void *arg, const char *event));
