@@ -78,6 +78,7 @@ cpc_open(int ver)
 		return NULL;
 	}
 	pthread_mutex_init(&cpc->c_lock, NULL);
+	cpc->c_sbe = &cpc_sbe_perf;
 	return cpc;
 }
 
@@ -96,6 +97,7 @@ cpc_close(cpc_t *cpc)
 	}
 	for (b = cpc->c_bufs; b != NULL; b = bn) {
 		bn = b->cb_next;
+		cpc_smpl_buf_free(b);
 		free(b->cb_vals);
 		free(b);
 	}
@@ -115,11 +117,15 @@ cpc_caps(cpc_t *cpc)
 {
 	/*
 	 * perf_event signals overflow for every kind of event; which counter
-	 * overflowed comes only as si_fd, which names no request.  (The msr
-	 * backend has no interrupt handler: its binds refuse overflow.)
+	 * overflowed comes only as si_fd, which names no request.  Hardware
+	 * events sample precisely where the PMU says it can (x86 PEBS, IBS).
+	 * The msr backend has no interrupt handler: its binds refuse
+	 * overflow, and only perf samples.
 	 */
-	(void)cpc;
-	return CPC_CAP_OVERFLOW_INTERRUPT;
+	return CPC_CAP_OVERFLOW_INTERRUPT |
+	    (cpc->c_hwpmu && cpc->c_hwbe == &cpc_be_perf &&
+	    cpc->c_sbe->sb_precise() ?
+	    CPC_CAP_OVERFLOW_PRECISE : 0);
 }
 
 CPC_EXPORT const char *

@@ -38,6 +38,7 @@ extern "C" {
 #define CPC_COUNT_USER		0x2
 #define CPC_COUNT_SYSTEM	0x4
 #define CPC_COUNT_HV		0x8
+#define CPC_HW_SMPL		0x10	/* a sampling (SMPL) request */
 
 /* Bind flags. */
 #define CPC_BIND_LWP_INHERIT	0x1
@@ -238,7 +239,13 @@ int	cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf);
  * environment variable CPC_SIGOVF (a number, or a name such as SIGUSR2),
  * and SIGEMT stands for it where the system has none.  The signal's
  * si_code is EMT_CPCOVF (POLL_HUP, the counting stopped) and si_fd the
- * kernel counter; si_addr carries no program counter.
+ * kernel counter; si_addr carries no program counter.  Instead of a
+ * preset, a counting request with CPC_OVF_NOTIFY_EMT may take the
+ * attribute period=N (preset 0): it overflows every N events, as with the
+ * preset 2^64 - N, which cpc_walk_requests then shows.  SMPL requests
+ * (CPC_HW_SMPL, below) are not stopped by an overflow, and
+ * cpc_set_restart leaves them sampling; cpc_disable and cpc_enable stop
+ * and resume them with the rest of the set.
  *
  * cpc_request_preset changes the preset of request index of the calling
  * thread's bound set, from the next cpc_set_restart, which sets every
@@ -276,6 +283,160 @@ int	cpc_sigovf(void);
  * the text is malformed or a request is refused.  smt is not used.
  */
 cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
+
+/*
+ * ---------------------------------------------------------------------
+ * Hardware sampling (SMPL), the Solaris 11 interface, and its Linux
+ * extensions (marked so).
+ *
+ * A request added with CPC_HW_SMPL samples instead of counting: every
+ * `period' events the kernel writes a record of where the program was
+ * (its program counter, data address, thread, time, CPU and, when asked,
+ * its call chain).  The request's attributes:
+ *
+ *	smpl_nrecs=N	required: the records one cpc_set_sample hands
+ *			over for the request, 1 to cpc_get_smpl_max_rec_count;
+ *			with CPC_OVF_NOTIFY_EMT the signal comes each time
+ *			that many records have been collected
+ *	period=N	events between two records (N >= 1; the clocks
+ *			task-clock and cpu-clock at least 100000 ns); default
+ *			1 for software events and tracepoints, 1000000 for
+ *			the clocks (1 ms), 100003 for hardware events
+ *	callchain=N	(Linux) record the call chain too: 1 as deep as the
+ *			kernel allows (kernel.perf_event_max_stack), N >= 2
+ *			at most N frames; 0 (the default) not
+ *
+ * with the counting attributes of the event (cpc_walk_attrs_common names
+ * them all).  The preset must be 0: a SMPL request has no count to start
+ * from.  Any other value, a missing or out-of-range smpl_nrecs, a period
+ * of 0, an event that cannot be sampled (EC_hit, a difference of two
+ * counters) or an attribute a counting request cannot take fails with
+ * EINVAL and a message through the error handler.  CPC_OVF_NOTIFY_EMT
+ * on a SMPL request is for sets bound with cpc_bind_curlwp without
+ * CPC_BIND_LWP_INHERIT, as for counting requests.
+ *
+ * A SMPL request is never part of the set's counting group: a counting
+ * request's overflow, which stops the counting requests until
+ * cpc_set_restart, never stops sampling, and a SMPL request's signal
+ * stops nothing.  That signal is CPC_SIGOVF with si_code POLL_IN (a
+ * counting overflow has EMT_CPCOVF) and si_fd a descriptor the library
+ * holds for the request; smpl_nrecs times period must stay under 2^63.
+ * SMPL requests sample with every binding: cpc_bind_curlwp (with
+ * CPC_BIND_LWP_INHERIT, the threads created later too, into the same
+ * records: the kernel then keeps one ring per CPU online at the bind,
+ * and cpc_set_sample merges them oldest first), cpc_bind_pctx (the
+ * thread named; bind each thread the pctx reports, as for counting) and
+ * cpc_bind_cpu (every process on the CPU: CPC_SMPL_ITEM_PID says whose).
+ * Hardware events sample precisely (the PC of the instruction that
+ * caused the event) where the PMU can; cpc_caps then has
+ * CPC_CAP_OVERFLOW_PRECISE.
+ *
+ * The records.  The kernel collects a bound set's records into a ring
+ * the library owns (sized for at least smpl_nrecs records of the
+ * request).  cpc_set_sample moves the records collected since the
+ * previous cpc_set_sample (or the bind) into the buffer, at most
+ * smpl_nrecs per request, oldest first; records beyond that stay in the
+ * ring for the next cpc_set_sample (so a buffer with exactly smpl_nrecs
+ * records may mean more are waiting).  Records the ring had no room for
+ * are lost: the kernel counts them, and cpc_buf_smpl_lost gives the
+ * number lost since the previous sample; never silently dropped.
+ * cpc_buf_get on a SMPL request gives the number of records the samples
+ * have moved out of the ring since the bind, plus those lost (a count
+ * like any other: cpc_buf_sub of two samples is the records taken in
+ * between).
+ *
+ * A buffer (cpc_buf_create) holds smpl_nrecs records per SMPL request of
+ * its set, allocated by the library with the buffer.  A record is an
+ * array of uint64_t indexed by the CPC_SMPL_ITEM_ constants below.  The
+ * pointer cpc_buf_smpl_get_record returns points into the buffer: it is
+ * valid until the next cpc_set_sample, cpc_buf_copy or cpc_buf_zero into
+ * that buffer or its cpc_buf_destroy; the caller never frees it.
+ * cpc_buf_copy copies the records, cpc_buf_zero empties them,
+ * cpc_buf_sub and cpc_buf_add leave the destination's records as they
+ * were (they do arithmetic on counts only).
+ */
+
+/*
+ * The items of a SMPL record: indexes into the record's uint64_t array.
+ *	PC	program counter of the event
+ *	ADDR	data address (page faults, memory events); 0 when the event
+ *		has none
+ *	TID	thread (Linux TID)
+ *	TIME	CLOCK_MONOTONIC ns, as cpc_buf_hrtime
+ *	CPU	the CPU it ran on
+ * Linux extensions:
+ *	PID	process of the thread
+ *	MODE	where the PC is: CPC_COUNT_USER, CPC_COUNT_SYSTEM or
+ *		CPC_COUNT_HV; 0 unknown
+ *	NFRAMES	frames of the call chain (0 without callchain)
+ *	NKFRAMES how many of them, the first, are kernel frames
+ *	FRAMES	the first frame, innermost (the PC's own function) first;
+ *		CPC_SMPL_ITEM_FRAME(i) is frame i, 0 <= i < record[NFRAMES]
+ */
+#define CPC_SMPL_ITEM_PC	0
+#define CPC_SMPL_ITEM_ADDR	1
+#define CPC_SMPL_ITEM_TID	2
+#define CPC_SMPL_ITEM_TIME	3
+#define CPC_SMPL_ITEM_CPU	4
+#define CPC_SMPL_ITEM_PID	5
+#define CPC_SMPL_ITEM_MODE	6
+#define CPC_SMPL_ITEM_NFRAMES	7
+#define CPC_SMPL_ITEM_NKFRAMES	8
+#define CPC_SMPL_ITEM_FRAMES	9
+#define CPC_SMPL_ITEM_FRAME(i)	(CPC_SMPL_ITEM_FRAMES + (i))
+
+/*
+ * The most records smpl_nrecs may ask for here, in *max_rec_count: the
+ * records of the smallest size that fit the ring an unprivileged user
+ * may lock (kernel.perf_event_mlock_kb).  0, or -1 with errno.  The
+ * Solaris signature was not established; this is in the style of
+ * cpc_buf_smpl_rec_count.  cpc_get_max_smpl_rec_count is the same call,
+ * under the spelling of cpc_set_create(3CPC).
+ */
+int	 cpc_get_smpl_max_rec_count(cpc_t *cpc, cpc_uint_t *max_rec_count);
+int	 cpc_get_max_smpl_rec_count(cpc_t *cpc, cpc_uint_t *max_rec_count);
+/*
+ * The records the last cpc_set_sample put in buf for request
+ * request_index, in *rec_count.  -1 with EINVAL when the request is not
+ * a SMPL request or the index is out of range.
+ */
+int	 cpc_buf_smpl_rec_count(cpc_t *cpc, cpc_buf_t *buf,
+	    int request_index, cpc_uint_t *rec_count);
+/*
+ * Record record_index (0 to rec_count - 1, oldest first) of request
+ * request_index: a pointer into buf (see above for its lifetime), or
+ * NULL with EINVAL.
+ */
+uint64_t *cpc_buf_smpl_get_record(cpc_t *cpc, cpc_buf_t *buf,
+	    int request_index, int record_index);
+/*
+ * One item of that record (a CPC_SMPL_ITEM_ index, or
+ * CPC_SMPL_ITEM_FRAME(i) for a frame of its call chain) in *val; -1 with
+ * EINVAL for an index outside the record.
+ */
+int	 cpc_buf_smpl_get_item(cpc_t *cpc, cpc_buf_t *buf,
+	    int request_index, int record_index, int record_item_index,
+	    uint64_t *val);
+/*
+ * The walkers of the SMPL interface: the events a SMPL request accepts
+ * (every one can be counted too: these are the events common to both
+ * kinds of request), per pic like cpc_walk_events_pic; and the
+ * attributes a SMPL request accepts: those of cpc_walk_attrs (the ones
+ * common to both kinds), then smpl_nrecs, period and callchain.
+ */
+void	cpc_walk_events_all_common(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *event));
+void	cpc_walk_events_pic_common(cpc_t *cpc, cpc_uint_t picno, void *arg,
+	    void (*fn)(void *arg, cpc_uint_t picno, const char *event));
+void	cpc_walk_attrs_common(cpc_t *cpc, void *arg,
+	    void (*fn)(void *arg, const char *attr));
+/*
+ * Linux extension: the records of request request_index that were lost
+ * (the ring was full) since the sample before the one in buf, in *lost.
+ * -1 with EINVAL when the request is not a SMPL request.
+ */
+int	 cpc_buf_smpl_lost(cpc_t *cpc, cpc_buf_t *buf, int request_index,
+	    uint64_t *lost);
 
 /*
  * Linux extensions.
