@@ -483,6 +483,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	if (t->t_kind != CPC_BIND_CURLWP)
 		slot_clear(set);
 	if (set->cs_open && set->cs_be != cpc_set_backend(cpc, set)) {
+		cpc->c_sbe->sb_close(cpc, set);
 		set->cs_be->be_close(cpc, set);
 		set->cs_open = 0;
 	}

@@ -303,10 +303,10 @@ msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		struct cpc_enc en = { r->cr_ev.ev_type, r->cr_ev.ev_config,
 		    r->cr_ev.ev_config1, r->cr_ev.ev_config2 };
 
-		if (r->cr_ovf) {
+		if (r->cr_ovf || (r->cr_flags & CPC_HW_SMPL)) {
 			report(cpc, fn, CPC_REQ_INVALID_FLAGS, "the msr "
-			    "backend cannot notify overflows ('%s')",
-			    r->cr_event);
+			    "backend cannot %s ('%s')", r->cr_ovf ?
+			    "notify overflows" : "sample", r->cr_event);
 			errno = ENOTSUP;
 			goto fail;
 		}
