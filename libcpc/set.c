@@ -19,8 +19,12 @@ cpc_set_create(cpc_t *cpc)
 	set->cs_kind = CPC_BIND_NONE;
 	set->cs_cpc = cpc;
 	pthread_mutex_lock(&cpc->c_lock);
-	set->cs_next = cpc->c_sets;
-	cpc->c_sets = set;
+	if (cpc_objtab_add(&cpc->c_sets, set) != 0) {
+		pthread_mutex_unlock(&cpc->c_lock);
+		free(set);
+		errno = ENOMEM;
+		return NULL;
+	}
 	pthread_mutex_unlock(&cpc->c_lock);
 	return set;
 }
@@ -52,17 +56,12 @@ cpc_set_free(cpc_set_t *set)
 CPC_EXPORT int
 cpc_set_destroy(cpc_t *cpc, cpc_set_t *set)
 {
-	struct cpc_set **pp;
 	int found;
 
 	if (set == NULL)
 		return 0;
 	pthread_mutex_lock(&cpc->c_lock);
-	for (pp = &cpc->c_sets; *pp != NULL && *pp != set;
-	    pp = &(*pp)->cs_next)
-		;
-	if ((found = *pp != NULL))
-		*pp = set->cs_next;
+	found = cpc_objtab_del(&cpc->c_sets, set);
 	pthread_mutex_unlock(&cpc->c_lock);
 	if (!found) {
 		errno = EINVAL;

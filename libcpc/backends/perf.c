@@ -356,6 +356,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		}
 		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
+	set->cs_fresh = 1;
 	return 0;
 }
 
@@ -512,11 +513,23 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 		if (ovf_rearm(set, 0) != 0)
 			return -1;
 	}
-	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
-	    perf_read_raw(set) != 0)
+	/*
+	 * A group just opened with its leader disabled has counted nothing
+	 * and been enabled for no time: no reset and no read.  Each ioctl
+	 * on the group of a stopped thread is a cross-CPU call to where it
+	 * last ran, and cputrack binds every new thread so.
+	 */
+	if (set->cs_fresh && !set->cs_ovf) {
+		set->cs_ena0 = set->cs_run0 = 0;
+		rb[1] = rb[2] = 0;
+	} else if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
+	    perf_read_raw(set) != 0) {
 		return -1;
-	set->cs_ena0 = rb[1];
-	set->cs_run0 = rb[2];
+	} else {
+		set->cs_ena0 = rb[1];
+		set->cs_run0 = rb[2];
+	}
+	set->cs_fresh = 0;
 	if (set->cs_kind == CPC_BIND_CPU) {
 		set->cs_enalast = rb[1];
 		set->cs_hrlast = cpc_hrnow();
