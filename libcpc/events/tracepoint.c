@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/perf_event.h>
-#include <tracefs.h>
 
 #include "catalogue.h"
 
@@ -64,9 +63,9 @@ tp_list(struct tp_list *tl, const char *dir, const char *sys)
 	if (tl->tl_names != NULL && tl->tl_dir == dir &&
 	    strcmp(tl->tl_sys, sys) == 0 && now_ns() - tl->tl_when < TP_KEEP_NS)
 		return tl->tl_names;
-	tracefs_list_free(tl->tl_names);
-	tl->tl_names = sys[0] == '\0' ? tracefs_event_systems(dir) :
-	    tracefs_system_events(dir, sys);
+	cpc_tracefs_list_free(tl->tl_names);
+	tl->tl_names = sys[0] == '\0' ? cpc_tracefs_systems(dir) :
+	    cpc_tracefs_events(dir, sys);
 	tl->tl_dir = dir;
 	snprintf(tl->tl_sys, sizeof(tl->tl_sys), "%s", sys);
 	tl->tl_when = now_ns();
@@ -414,7 +413,7 @@ walk_system(struct ev_walk *w, const char *dir, const char *sys)
 	char **evs, *end;
 	size_t n, i;
 
-	if ((evs = tracefs_system_events(dir, sys)) == NULL)
+	if ((evs = cpc_tracefs_events(dir, sys)) == NULL)
 		return;
 	for (n = 0; evs[n] != NULL; n++)
 		;
@@ -436,7 +435,7 @@ walk_system(struct ev_walk *w, const char *dir, const char *sys)
 		w->ew_emit(w, name, "tracepoint", desc,
 		    isdigit((unsigned char)id[0]) ? &ev : NULL, 1);
 	}
-	tracefs_list_free(evs);
+	cpc_tracefs_list_free(evs);
 }
 
 /* Every tracepoint, by system, as --list-events shows them. */
@@ -456,14 +455,14 @@ ev_tp_walk(const struct ev_ctx *ec, struct ev_walk *w)
 		    strerror(errno));
 		return;
 	}
-	if ((sys = tracefs_event_systems(dir)) == NULL)
+	if ((sys = cpc_tracefs_systems(dir)) == NULL)
 		return;
 	for (n = 0; sys[n] != NULL; n++)
 		;
 	qsort(sys, n, sizeof(*sys), name_cmp);
 	for (i = 0; i < n; i++)
 		walk_system(w, dir, sys[i]);
-	tracefs_list_free(sys);
+	cpc_tracefs_list_free(sys);
 }
 
 const struct ev_kind ev_kind_tracepoint = {

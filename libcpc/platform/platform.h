@@ -49,6 +49,14 @@ int	cpc_cpu_state(int cpu);
 /* A small file's content without its trailing newline; -1 with errno. */
 int	cpc_read_small(const char *path, char *buf, size_t len);
 
+/* lazy.c: libtracefs, loaded on first use. */
+/* Its tracing directory (it mounts tracefs if need be), or NULL. */
+const char *cpc_tracefs_lookup(void);
+/* Its lists of the systems, and of a system's events; NULL if none. */
+char	**cpc_tracefs_systems(const char *dir);
+char	**cpc_tracefs_events(const char *dir, const char *sys);
+void	cpc_tracefs_list_free(char **list);
+
 /* pfm.c: libpfm4, initialised on first use. */
 struct cpc_pmu {
 	char	pm_name[64];		/* libpfm4's: skl, arm_ac57 */

@@ -43,8 +43,10 @@ cpc_hw_pmu_present(void)
 
 /*
  * The tracefs mount point, or NULL (errno ENOENT) when tracefs is not
- * mounted.  Checked with statfs so that an empty directory is not taken
- * for a mount.
+ * mounted and cannot be.  The usual places are checked first with
+ * statfs (an empty directory is not taken for a mount), which costs no
+ * library; elsewhere, or unmounted, libtracefs looks (in /proc/mounts)
+ * and, as perf does, mounts tracefs when it may.
  */
 const char *
 cpc_tracefs_dir(void)
@@ -53,12 +55,16 @@ cpc_tracefs_dir(void)
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
 	struct statfs sf;
+	const char *dir;
 	size_t i;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
 		if (statfs(dirs[i], &sf) == 0 &&
 		    (unsigned long)sf.f_type == TRACEFS_MAGIC_NR)
 			return dirs[i];
+	if ((dir = cpc_tracefs_lookup()) != NULL && statfs(dir, &sf) == 0 &&
+	    (unsigned long)sf.f_type == TRACEFS_MAGIC_NR)
+		return dir;
 	errno = ENOENT;
 	return NULL;
 }
