@@ -361,7 +361,7 @@ name_cmp(const void *a, const void *b)
  *	field:__data_loc char[] name;	...
  *	field:char prev_comm[16];	...
  */
-static void
+static int
 tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
     size_t len)
 {
@@ -395,7 +395,7 @@ tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
 			continue;
 		if (used + (size_t)(end - start) + 5 >= len) {
 			snprintf(desc + used, len - used, " ...");
-			return;
+			return 0;
 		}
 		used += snprintf(desc + used, len - used, " %.*s",
 		    (int)(end - start), start);
@@ -403,10 +403,19 @@ tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
 	}
 	if (nf == 0)
 		snprintf(desc, len, "no fields");
+	return n > 0 ? 0 : -1;
 }
 
+/*
+ * The tracepoints of system sys.  Every tracepoint passes the same
+ * checks (one test, made with the first one listed), so only that one
+ * needs its id read (*needid); for the others, a format file read is
+ * proof enough that the event is there, and the id is read only when
+ * the format could not be: half the files --list-events opened.
+ */
 static void
-walk_system(struct ev_walk *w, const char *dir, const char *sys)
+walk_system(struct ev_walk *w, const char *dir, const char *sys,
+    int *needid)
 {
 	char name[CPC_MAX_EVENT_LEN], path[768], id[32], desc[EV_DESC_LEN];
 	struct cpc_event ev;
@@ -424,9 +433,12 @@ walk_system(struct ev_walk *w, const char *dir, const char *sys)
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys,
 		    evs[i]);
-		if (cpc_read_small(path, id, sizeof(id)) != 0)
+		snprintf(id, sizeof(id), "0");
+		if ((tp_desc(dir, sys, evs[i], desc, sizeof(desc)) != 0 ||
+		    *needid) && cpc_read_small(path, id, sizeof(id)) != 0)
 			id[0] = '\0';
-		tp_desc(dir, sys, evs[i], desc, sizeof(desc));
+		else
+			*needid = 0;
 		memset(&ev, 0, sizeof(ev));
 		ev.ev_kind = EVK_TRACEPOINT;
 		ev.ev_type = PERF_TYPE_TRACEPOINT;
@@ -445,6 +457,7 @@ ev_tp_walk(const struct ev_ctx *ec, struct ev_walk *w)
 	const char *dir = cpc_tracefs_dir();
 	char path[512], **sys;
 	size_t n, i;
+	int needid = 1;
 
 	if (dir == NULL)
 		return;
@@ -461,7 +474,7 @@ ev_tp_walk(const struct ev_ctx *ec, struct ev_walk *w)
 		;
 	qsort(sys, n, sizeof(*sys), name_cmp);
 	for (i = 0; i < n; i++)
-		walk_system(w, dir, sys[i]);
+		walk_system(w, dir, sys[i], &needid);
 	cpc_tracefs_list_free(sys);
 }
 

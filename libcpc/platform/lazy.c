@@ -2,8 +2,10 @@
 /*
  * lazy.c - the libraries libcpc loads only when a name needs them
  * (lazy.h says why): libpfm4 for native event names, libtracefs for the
- * tracefs mount point (which it mounts when missing, as perf does) and
- * the lists of tracepoint systems and events.  Each is loaded once, by
+ * tracefs mount point (which it mounts when missing, as perf does).  The
+ * lists of tracepoint systems and events are read in sysfs.c, with the
+ * entries' types from readdir: libtracefs's lists stat every entry,
+ * which cost a seventh of --list-events.  Each library is loaded once, by
  * its soname, with dlopen; when it is missing, what needs it is missing
  * too (no native names; tracepoints only where tracefs is mounted
  * already, and listed without it).
@@ -158,9 +160,6 @@ cpc_pfm_load(void)
 /* libtracefs. */
 static struct {
 	__typeof__(tracefs_tracing_dir)		*tf_tracing_dir;
-	__typeof__(tracefs_event_systems)	*tf_event_systems;
-	__typeof__(tracefs_system_events)	*tf_system_events;
-	__typeof__(tracefs_list_free)		*tf_list_free;
 } tf;
 static pthread_once_t tf_once = PTHREAD_ONCE_INIT;
 static int tf_loaded;
@@ -169,8 +168,7 @@ static void
 tf_load(void)
 {
 	static const char *const names[] = {
-		"tracefs_tracing_dir", "tracefs_event_systems",
-		"tracefs_system_events", "tracefs_list_free",
+		"tracefs_tracing_dir",
 	};
 	void *h = dlopen("libtracefs.so.1", RTLD_NOW | RTLD_LOCAL);
 
@@ -198,23 +196,4 @@ const char *
 cpc_tracefs_lookup(void)
 {
 	return tf_ready() ? tf.tf_tracing_dir() : NULL;
-}
-
-char **
-cpc_tracefs_systems(const char *dir)
-{
-	return tf_ready() ? tf.tf_event_systems(dir) : NULL;
-}
-
-char **
-cpc_tracefs_events(const char *dir, const char *sys)
-{
-	return tf_ready() ? tf.tf_system_events(dir, sys) : NULL;
-}
-
-void
-cpc_tracefs_list_free(char **list)
-{
-	if (list != NULL && tf_ready())
-		tf.tf_list_free(list);
 }

@@ -49,13 +49,17 @@ int	cpc_cpu_state(int cpu);
 /* A small file's content without its trailing newline; -1 with errno. */
 int	cpc_read_small(const char *path, char *buf, size_t len);
 
-/* lazy.c: libtracefs, loaded on first use. */
-/* Its tracing directory (it mounts tracefs if need be), or NULL. */
-const char *cpc_tracefs_lookup(void);
-/* Its lists of the systems, and of a system's events; NULL if none. */
+/*
+ * The tracepoint systems of tracefs dir, and the events of one system:
+ * NULL-ended lists of names, NULL when unreadable or empty.
+ */
 char	**cpc_tracefs_systems(const char *dir);
 char	**cpc_tracefs_events(const char *dir, const char *sys);
 void	cpc_tracefs_list_free(char **list);
+
+/* lazy.c: libtracefs, loaded on first use. */
+/* Its tracing directory (it mounts tracefs if need be), or NULL. */
+const char *cpc_tracefs_lookup(void);
 
 /* pfm.c: libpfm4, initialised on first use. */
 struct cpc_pmu {
