@@ -49,6 +49,7 @@ cpc_set_free(cpc_set_t *set)
 		request_free(&set->cs_reqs[i]);
 	free(set->cs_reqs);
 	free(set->cs_fds);
+	free(set->cs_base);
 	free(set->cs_rdbuf);
 	free(set);
 }
