@@ -86,7 +86,9 @@ PCFILES		= $(B)/libcpc/libcpc.pc $(B)/libcpc/libpctx.pc
 COMMON_A	= $(B)/common/libcommon.a
 CPUSTAT		= $(B)/cpustat/cpustat
 CPUTRACK	= $(B)/cputrack/cputrack
-LIBS		= $(TRACE_LIBS) $(PFM_LIBS) -lpthread
+# libpfm4 and libtracefs are not linked: libcpc/platform/lazy.c loads
+# them when a name needs them (their headers are still needed).
+LIBS		= -ldl -lpthread
 
 .PHONY: all check check-asan check-unit check-bats install install-man clean \
 	distclean FORCE

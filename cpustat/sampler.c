@@ -576,6 +576,16 @@ sample_loop(struct cpu *c, unsigned long long k)
 	}
 }
 
+static void
+pin_self(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	(void)sched_setaffinity(0, sizeof(one), &one);
+}
+
 /* This CPU thread has set up its counters (or failed to): main waits. */
 static void
 ready(void)
@@ -594,6 +604,8 @@ cpu_main(void *arg)
 	int rc;
 
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	/* On its CPU for good: rotating sets then never re-pins it. */
+	pin_self(c->c_id);
 	if ((tl_timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0) {
 		errh_set("cannot create a timer: %s", strerror(errno));
 		fail(c, 1);

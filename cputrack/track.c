@@ -431,8 +431,12 @@ cb_fini_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	if (tl == NULL || tp == NULL)
 		return 0;
 	e = setgrp_cur(tl->tl_sg);
+	/*
+	 * No unbind: the sets are destroyed (closed) right after, at the
+	 * thread's lwp_exit, the exec or the release, and disabling the
+	 * group of a stopped thread is a cross-CPU call to where it ran.
+	 */
 	rc = sample(tl, e, "fini_lwp");
-	(void)cpc_unbind(T.cpc, e->se_set);
 	for (i = 0; i < tl->tl_sg->sg_n; i++) {
 		e = &tl->tl_sg->sg_elems[i];
 		if (e->se_nsamples == 0)

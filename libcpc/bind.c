@@ -585,6 +585,17 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 	}
 	CPU_ZERO(&mask);
 	CPU_SET(cpu, &mask);
+	/*
+	 * A thread that runs only on cpu already (cpustat's, which binds
+	 * set after set there) is neither pinned nor, at unbind, unpinned.
+	 */
+	if (CPU_EQUAL(&old, &mask) && !(set->cs_bound &&
+	    set->cs_kind == CPC_BIND_CPU && set->cs_pinned != 0)) {
+		if (bind_target(cpc, fn, set, &t) != 0)
+			return -1;
+		set->cs_pinned = 0;
+		return 0;
+	}
 	if (sched_setaffinity(0, sizeof(mask), &mask) != 0) {
 		int e = errno;
 

@@ -36,8 +36,13 @@ cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 		return NULL;
 	}
 	pthread_mutex_lock(&cpc->c_lock);
-	b->cb_next = cpc->c_bufs;
-	cpc->c_bufs = b;
+	if (cpc_objtab_add(&cpc->c_bufs, b) != 0) {
+		pthread_mutex_unlock(&cpc->c_lock);
+		free(b->cb_vals);
+		free(b);
+		errno = ENOMEM;
+		return NULL;
+	}
 	pthread_mutex_unlock(&cpc->c_lock);
 	return b;
 }
@@ -45,17 +50,12 @@ cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 CPC_EXPORT int
 cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf)
 {
-	struct cpc_buf **pp;
 	int found;
 
 	if (buf == NULL)
 		return 0;
 	pthread_mutex_lock(&cpc->c_lock);
-	for (pp = &cpc->c_bufs; *pp != NULL && *pp != buf;
-	    pp = &(*pp)->cb_next)
-		;
-	if ((found = *pp != NULL))
-		*pp = buf->cb_next;
+	found = cpc_objtab_del(&cpc->c_bufs, buf);
 	pthread_mutex_unlock(&cpc->c_lock);
 	if (!found) {
 		errno = EINVAL;

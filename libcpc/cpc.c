@@ -85,22 +85,23 @@ cpc_open(int ver)
 CPC_EXPORT int
 cpc_close(cpc_t *cpc)
 {
-	struct cpc_set *s, *sn;
-	struct cpc_buf *b, *bn;
+	struct cpc_set *s;
+	struct cpc_buf *b;
+	size_t pos;
 
 	if (cpc == NULL)
 		return 0;
-	for (s = cpc->c_sets; s != NULL; s = sn) {
-		sn = s->cs_next;
+	for (pos = 0; (s = cpc_objtab_next(&cpc->c_sets, &pos)) != NULL; ) {
 		cpc_set_release(cpc, s);
 		cpc_set_free(s);
 	}
-	for (b = cpc->c_bufs; b != NULL; b = bn) {
-		bn = b->cb_next;
+	for (pos = 0; (b = cpc_objtab_next(&cpc->c_bufs, &pos)) != NULL; ) {
 		cpc_smpl_buf_free(b);
 		free(b->cb_vals);
 		free(b);
 	}
+	cpc_objtab_free(&cpc->c_sets);
+	cpc_objtab_free(&cpc->c_bufs);
 	pthread_mutex_destroy(&cpc->c_lock);
 	free(cpc);
 	return 0;

@@ -98,7 +98,6 @@ enum cpc_bindkind {
  * set is counting for the user.
  */
 struct cpc_set {
-	struct cpc_set		*cs_next;
 	struct cpc_request	*cs_reqs;
 	int			 cs_nreqs;
 	int			 cs_nalloc;
@@ -113,6 +112,8 @@ struct cpc_set {
 	int			 cs_nfds;	/* the rest, derived seconds */
 	int			*cs_pos;	/* request -> its cs_fds index */
 	int			 cs_ovf;	/* has CPC_OVF_NOTIFY_EMT requests */
+	int			 cs_fresh;	/* opened, never enabled: all 0 */
+	uint64_t		*cs_base;	/* per fd: its count at the bind */
 	int			 cs_disabled;	/* cpc_disable */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
@@ -134,7 +135,6 @@ struct cpc_set {
 };
 
 struct cpc_buf {
-	struct cpc_buf	*cb_next;
 	int		 cb_nreqs;
 	int		 cb_scaled;
 	hrtime_t	 cb_hrtime;
@@ -148,6 +148,19 @@ struct cpc_buf {
 struct cpc_evcache {
 	char		 ec_name[CPC_MAX_EVENT_LEN];
 	struct cpc_event ec_ev;
+};
+
+/*
+ * The sets or buffers a handle owns: a table of their addresses (open
+ * addressing), so that creating, destroying and checking ownership cost
+ * the same with one object or with a set and buffers for each of
+ * thousands of threads.  Under c_lock.
+ */
+struct cpc_objtab {
+	uintptr_t	*ot_slot;	/* 0 empty, 1 deleted, or an object */
+	unsigned	 ot_bits;	/* 1 << ot_bits slots (0: none yet) */
+	size_t		 ot_n;		/* objects */
+	size_t		 ot_used;	/* objects and deleted slots */
 };
 
 /* backend.h's tables. */
@@ -166,8 +179,8 @@ struct cpc_smpl_backend;
 
 struct cpc {
 	pthread_mutex_t		 c_lock;	/* c_sets, c_bufs */
-	struct cpc_set		*c_sets;
-	struct cpc_buf		*c_bufs;
+	struct cpc_objtab	 c_sets;
+	struct cpc_objtab	 c_bufs;
 	cpc_errhndlr_t		*c_errfn;
 	const struct cpc_backend *c_be;		/* counts the other sets */
 	const struct cpc_backend *c_hwbe;	/* counts hardware events */
@@ -186,6 +199,10 @@ void	cpc_err(cpc_t *cpc, const char *fn, int subcode, const char *fmt, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	cpc_set_owned(cpc_t *cpc, cpc_set_t *set);
 int	cpc_buf_owned(cpc_t *cpc, cpc_buf_t *buf);
+int	cpc_objtab_add(struct cpc_objtab *t, void *obj);
+int	cpc_objtab_del(struct cpc_objtab *t, void *obj);
+void	*cpc_objtab_next(const struct cpc_objtab *t, size_t *pos);
+void	cpc_objtab_free(struct cpc_objtab *t);
 /* The platform's facts, worked out on the first call. */
 const struct cpc_platform *cpc_platform(cpc_t *cpc);
 enum cpc_vendor cpc_vendor(cpc_t *cpc);

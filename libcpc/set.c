@@ -21,8 +21,12 @@ cpc_set_create(cpc_t *cpc)
 	set->cs_cpc = cpc;
 	set->cs_be = cpc->c_be;
 	pthread_mutex_lock(&cpc->c_lock);
-	set->cs_next = cpc->c_sets;
-	cpc->c_sets = set;
+	if (cpc_objtab_add(&cpc->c_sets, set) != 0) {
+		pthread_mutex_unlock(&cpc->c_lock);
+		free(set);
+		errno = ENOMEM;
+		return NULL;
+	}
 	pthread_mutex_unlock(&cpc->c_lock);
 	return set;
 }
@@ -47,6 +51,7 @@ cpc_set_free(cpc_set_t *set)
 		request_free(&set->cs_reqs[i]);
 	free(set->cs_reqs);
 	free(set->cs_fds);
+	free(set->cs_base);
 	free(set->cs_rdbuf);
 	free(set);
 }
@@ -54,17 +59,12 @@ cpc_set_free(cpc_set_t *set)
 CPC_EXPORT int
 cpc_set_destroy(cpc_t *cpc, cpc_set_t *set)
 {
-	struct cpc_set **pp;
 	int found;
 
 	if (set == NULL)
 		return 0;
 	pthread_mutex_lock(&cpc->c_lock);
-	for (pp = &cpc->c_sets; *pp != NULL && *pp != set;
-	    pp = &(*pp)->cs_next)
-		;
-	if ((found = *pp != NULL))
-		*pp = set->cs_next;
+	found = cpc_objtab_del(&cpc->c_sets, set);
 	pthread_mutex_unlock(&cpc->c_lock);
 	if (!found) {
 		errno = EINVAL;

@@ -231,8 +231,10 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 			close(set->cs_fds[i]);
 	free(set->cs_fds);
 	free(set->cs_pos);
+	free(set->cs_base);
 	set->cs_fds = NULL;
 	set->cs_pos = NULL;
+	set->cs_base = NULL;
 }
 
 /*
@@ -349,11 +351,12 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	set->cs_ovf = 0;
 	set->cs_fds = malloc((n + 1) * sizeof(int));
 	set->cs_pos = malloc(set->cs_nreqs * sizeof(int));
+	set->cs_base = calloc(n + 1, sizeof(uint64_t));	/* n may be 0 */
 	set->cs_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
 	free(set->cs_rdbuf);
 	set->cs_rdbuf = malloc(set->cs_rdlen);
 	if (set->cs_fds == NULL || set->cs_pos == NULL ||
-	    set->cs_rdbuf == NULL) {
+	    set->cs_base == NULL || set->cs_rdbuf == NULL) {
 		perf_close(cpc, set);
 		errno = ENOMEM;
 		return -1;
@@ -386,6 +389,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		}
 		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
+	set->cs_fresh = 1;
 	return 0;
 }
 
@@ -550,11 +554,33 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 		if (ovf_rearm(set, 0) != 0)
 			return -1;
 	}
-	if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
-	    perf_read_raw(set) != 0)
-		return -1;
+	/*
+	 * Without overflows, counts since the bind are the counts less
+	 * those at the bind (cs_base): no reset, one ioctl less at every
+	 * rebind (cpustat's rotation of sets; each ioctl on the group of a
+	 * thread is a cross-CPU call to where it last ran).  A group just
+	 * opened with its leader disabled has counted nothing and been
+	 * enabled for no time: not even the read (cputrack binds every new
+	 * thread so).  Overflows count towards their period from a reset.
+	 */
+	memset(set->cs_base, 0, set->cs_nfds * sizeof(uint64_t));
+	if (set->cs_fresh && !set->cs_ovf) {
+		rb[1] = rb[2] = 0;
+	} else if (set->cs_ovf) {
+		if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
+		    perf_read_raw(set) != 0)
+			return -1;
+	} else {
+		int i;
+
+		if (perf_read_raw(set) != 0)
+			return -1;
+		for (i = 0; i < set->cs_nfds; i++)
+			set->cs_base[i] = rb[3 + 2 * i];
+	}
 	set->cs_ena0 = rb[1];
 	set->cs_run0 = rb[2];
+	set->cs_fresh = 0;
 	if (set->cs_kind == CPC_BIND_CPU) {
 		set->cs_enalast = rb[1];
 		set->cs_hrlast = cpc_hrnow();
@@ -620,15 +646,18 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	/* 1: time-shared; 3: never had a counter (the values are 0). */
 	*scaled = run < ena ? (run == 0 ? 3 : 1) : 0;
 	for (i = 0, d = ncounting(set); i < set->cs_nreqs; i++) {
+		int pos = set->cs_pos[i];
 		uint64_t v;
 
-		if (set->cs_pos[i] < 0)
+		if (pos < 0)
 			continue;	/* SMPL: bind.c counts its records */
-		v = rb[3 + 2 * set->cs_pos[i]];
+		v = rb[3 + 2 * pos] - set->cs_base[pos];
 
 		/* A derived count; a difference of two never goes below 0. */
 		if (set->cs_reqs[i].cr_ev.ev_derived) {
-			uint64_t s = rb[3 + 2 * d++];
+			uint64_t s = rb[3 + 2 * d] - set->cs_base[d];
+
+			d++;
 
 			v = v > s ? v - s : 0;
 		}

@@ -21,6 +21,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "catalogue.h"
+#include "lazy.h"
 
 /* What the catalogue makes of a native name of the table. */
 enum pfm_how {

@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/perf_event.h>
-#include <tracefs.h>
 
 #include "catalogue.h"
 
@@ -65,9 +64,9 @@ tp_list(struct tp_list *tl, const char *dir, const char *sys)
 	if (tl->tl_names != NULL && tl->tl_dir == dir &&
 	    strcmp(tl->tl_sys, sys) == 0 && now_ns() - tl->tl_when < TP_KEEP_NS)
 		return tl->tl_names;
-	tracefs_list_free(tl->tl_names);
-	tl->tl_names = sys[0] == '\0' ? tracefs_event_systems(dir) :
-	    tracefs_system_events(dir, sys);
+	cpc_tracefs_list_free(tl->tl_names);
+	tl->tl_names = sys[0] == '\0' ? cpc_tracefs_systems(dir) :
+	    cpc_tracefs_events(dir, sys);
 	tl->tl_dir = dir;
 	snprintf(tl->tl_sys, sizeof(tl->tl_sys), "%s", sys);
 	tl->tl_when = now_ns();
@@ -363,7 +362,7 @@ name_cmp(const void *a, const void *b)
  *	field:__data_loc char[] name;	...
  *	field:char prev_comm[16];	...
  */
-static void
+static int
 tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
     size_t len)
 {
@@ -397,7 +396,7 @@ tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
 			continue;
 		if (used + (size_t)(end - start) + 5 >= len) {
 			snprintf(desc + used, len - used, " ...");
-			return;
+			return 0;
 		}
 		used += snprintf(desc + used, len - used, " %.*s",
 		    (int)(end - start), start);
@@ -405,17 +404,26 @@ tp_desc(const char *dir, const char *sys, const char *ev, char *desc,
 	}
 	if (nf == 0)
 		snprintf(desc, len, "no fields");
+	return n > 0 ? 0 : -1;
 }
 
+/*
+ * The tracepoints of system sys.  Every tracepoint passes the same
+ * checks (one test, made with the first one listed), so only that one
+ * needs its id read (*needid); for the others, a format file read is
+ * proof enough that the event is there, and the id is read only when
+ * the format could not be: half the files --list-events opened.
+ */
 static void
-walk_system(struct ev_walk *w, const char *dir, const char *sys)
+walk_system(struct ev_walk *w, const char *dir, const char *sys,
+    int *needid)
 {
 	char name[CPC_MAX_EVENT_LEN], path[768], id[32], desc[EV_DESC_LEN];
 	struct cpc_event ev;
 	char **evs, *end;
 	size_t n, i;
 
-	if ((evs = tracefs_system_events(dir, sys)) == NULL)
+	if ((evs = cpc_tracefs_events(dir, sys)) == NULL)
 		return;
 	for (n = 0; evs[n] != NULL; n++)
 		;
@@ -426,9 +434,12 @@ walk_system(struct ev_walk *w, const char *dir, const char *sys)
 			continue;
 		snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys,
 		    evs[i]);
-		if (cpc_read_small(path, id, sizeof(id)) != 0)
+		snprintf(id, sizeof(id), "0");
+		if ((tp_desc(dir, sys, evs[i], desc, sizeof(desc)) != 0 ||
+		    *needid) && cpc_read_small(path, id, sizeof(id)) != 0)
 			id[0] = '\0';
-		tp_desc(dir, sys, evs[i], desc, sizeof(desc));
+		else
+			*needid = 0;
 		memset(&ev, 0, sizeof(ev));
 		ev.ev_kind = EVK_TRACEPOINT;
 		ev.ev_type = PERF_TYPE_TRACEPOINT;
@@ -437,7 +448,7 @@ walk_system(struct ev_walk *w, const char *dir, const char *sys)
 		w->ew_emit(w, name, "tracepoint", desc,
 		    isdigit((unsigned char)id[0]) ? &ev : NULL, 1);
 	}
-	tracefs_list_free(evs);
+	cpc_tracefs_list_free(evs);
 }
 
 /* Every tracepoint, by system, as --list-events shows them. */
@@ -447,6 +458,7 @@ ev_tp_walk(const struct ev_ctx *ec, struct ev_walk *w)
 	const char *dir = cpc_tracefs_dir();
 	char path[512], **sys;
 	size_t n, i;
+	int needid = 1;
 
 	if (dir == NULL)
 		return;
@@ -457,14 +469,14 @@ ev_tp_walk(const struct ev_ctx *ec, struct ev_walk *w)
 		    strerror(errno));
 		return;
 	}
-	if ((sys = tracefs_event_systems(dir)) == NULL)
+	if ((sys = cpc_tracefs_systems(dir)) == NULL)
 		return;
 	for (n = 0; sys[n] != NULL; n++)
 		;
 	qsort(sys, n, sizeof(*sys), name_cmp);
 	for (i = 0; i < n; i++)
-		walk_system(w, dir, sys[i]);
-	tracefs_list_free(sys);
+		walk_system(w, dir, sys[i], &needid);
+	cpc_tracefs_list_free(sys);
 }
 
 const struct ev_kind ev_kind_tracepoint = {

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 
@@ -53,6 +54,24 @@ fork_proc(pctx_t *p, struct lwp *parent, pid_t child)
 	return pr;
 }
 
+/*
+ * Whether child is a thread of parent's process.  A null signal through
+ * tgkill says so without reading /proc/<child>/status, which cost more
+ * than the rest of a new thread's handling; /proc decides only when the
+ * kernel refuses the signal (EPERM).
+ */
+static int
+same_group(const struct lwp *parent, pid_t child)
+{
+	pid_t tgid = parent->l_proc->pr_pid;
+
+	if (syscall(SYS_tgkill, tgid, child, 0) == 0)
+		return 1;
+	if (errno != EPERM)
+		return 0;
+	return pctx_status_field(child, "Tgid") == (long)tgid;
+}
+
 /* The creator's event names a new thread or process. */
 static void
 on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
@@ -67,8 +86,7 @@ on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
 	 * clone(2) without CLONE_THREAD makes a process, whatever its exit
 	 * signal; ptrace reports it as a fork only for SIGCHLD.
 	 */
-	if (event == PTRACE_EVENT_CLONE &&
-	    pctx_status_field(child, "Tgid") == (long)child)
+	if (event == PTRACE_EVENT_CLONE && !same_group(parent, child))
 		event = PTRACE_EVENT_FORK;
 	if (event == PTRACE_EVENT_CLONE)
 		pr = parent->l_proc;
@@ -445,9 +463,9 @@ loop_wait(pctx_t *p, struct pollfd fds[3])
 		pctx_fail(p);
 		return -1;
 	}
+	/* SIGCHLD is pending once at most: one read takes it. */
 	if (fds[0].revents & POLLIN)
-		while (read(fds[0].fd, &si, sizeof(si)) > 0)
-			;
+		(void)!read(fds[0].fd, &si, sizeof(si));
 	if (fds[1].revents & POLLIN)
 		(void)!read(p->p_evfd, &junk, sizeof(junk));
 	if (fds[2].fd >= 0 && (fds[2].revents & POLLIN) &&

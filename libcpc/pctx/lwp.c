@@ -87,32 +87,40 @@ pctx_lwp_find(pctx_t *p, pid_t tid)
 	return NULL;
 }
 
+/*
+ * The thread lists are linked both ways, with their last thread kept:
+ * attaching to thousands of threads, and their ends, stay linear.
+ */
 void
 pctx_lwp_link(struct proc *pr, struct lwp *l)
 {
-	struct lwp **lp;
-
-	for (lp = &pr->pr_lwps; *lp != NULL; lp = &(*lp)->l_next)
-		;
-	*lp = l;
 	l->l_next = NULL;
+	l->l_prev = pr->pr_last;
+	if (pr->pr_last != NULL)
+		pr->pr_last->l_next = l;
+	else
+		pr->pr_lwps = l;
+	pr->pr_last = l;
 	l->l_proc = pr;
 }
 
 static void
 lwp_unlink(struct lwp *l)
 {
-	struct lwp **lp;
+	struct proc *pr = l->l_proc;
 
-	if (l->l_proc == NULL)
+	if (pr == NULL)
 		return;
-	for (lp = &l->l_proc->pr_lwps; *lp != NULL; lp = &(*lp)->l_next)
-		if (*lp == l) {
-			*lp = l->l_next;
-			break;
-		}
+	if (l->l_prev != NULL)
+		l->l_prev->l_next = l->l_next;
+	else
+		pr->pr_lwps = l->l_next;
+	if (l->l_next != NULL)
+		l->l_next->l_prev = l->l_prev;
+	else
+		pr->pr_last = l->l_prev;
 	l->l_proc = NULL;
-	l->l_next = NULL;
+	l->l_next = l->l_prev = NULL;
 }
 
 /* Take l out of the hash chain of its tid. */

@@ -82,7 +82,8 @@ struct lwp {
 	int		 l_seen;	/* NEW: its first stop arrived */
 	int		 l_bound;	/* init_lwp done, fini_lwp owed */
 	struct proc	*l_proc;	/* NULL: creator not known yet */
-	struct lwp	*l_next;	/* the process's threads */
+	struct lwp	*l_next;	/* the process's threads, */
+	struct lwp	*l_prev;	/* both ways: unlinked in O(1) */
 	struct lwp	*l_hnext;
 };
 
@@ -96,7 +97,8 @@ struct proc {
 	enum proc_state	 pr_state;
 	unsigned	 pr_ticks;
 	int		 pr_exited;	/* the exit callback was made */
-	struct lwp	*pr_lwps;
+	struct lwp	*pr_lwps;	/* in creation order, */
+	struct lwp	*pr_last;	/* linked at the end in O(1) */
 	struct proc	*pr_next;
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pfm.c - libpfm4 as a fact of the platform: initialised on first use
- * only, so that resolving cycles or a tracepoint never pays for it, and
+ * pfm.c - libpfm4 as a fact of the platform: loaded (lazy.c) and
+ * initialised on first use only, so that resolving cycles or a tracepoint never pays for it, and
  * the one core PMU whose table the catalogue describes.
  *
  * libpfm4 detects the PMU from CPUID, not from the kernel: whether the
@@ -18,6 +18,7 @@
 #include <perfmon/pfmlib.h>
 
 #include "platform.h"
+#include "lazy.h"
 
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_ok;		/* pfm_initialize succeeded */
@@ -31,7 +32,7 @@ pfm_init(void)
 	pfm_pmu_info_t pi;
 	int p;
 
-	if (pfm_initialize() != PFM_SUCCESS)
+	if (cpc_pfm_load() != 0 || pfm_initialize() != PFM_SUCCESS)
 		return;
 	pfm_ok = 1;
 	pfm_for_all_pmus(p) {

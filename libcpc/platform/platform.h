@@ -51,6 +51,18 @@ int	cpc_cpu_state(int cpu);
 /* A small file's content without its trailing newline; -1 with errno. */
 int	cpc_read_small(const char *path, char *buf, size_t len);
 
+/*
+ * The tracepoint systems of tracefs dir, and the events of one system:
+ * NULL-ended lists of names, NULL when unreadable or empty.
+ */
+char	**cpc_tracefs_systems(const char *dir);
+char	**cpc_tracefs_events(const char *dir, const char *sys);
+void	cpc_tracefs_list_free(char **list);
+
+/* lazy.c: libtracefs, loaded on first use. */
+/* Its tracing directory (it mounts tracefs if need be), or NULL. */
+const char *cpc_tracefs_lookup(void);
+
 /* pfm.c: libpfm4, initialised on first use. */
 struct cpc_pmu {
 	char	pm_name[64];		/* libpfm4's: skl, arm_ac57 */

@@ -9,7 +9,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 #include "platform.h"
@@ -44,8 +46,10 @@ cpc_hw_pmu_present(void)
 
 /*
  * The tracefs mount point, or NULL (errno ENOENT) when tracefs is not
- * mounted.  Checked with statfs so that an empty directory is not taken
- * for a mount.
+ * mounted and cannot be.  The usual places are checked first with
+ * statfs (an empty directory is not taken for a mount), which costs no
+ * library; elsewhere, or unmounted, libtracefs looks (in /proc/mounts)
+ * and, as perf does, mounts tracefs when it may.
  */
 const char *
 cpc_tracefs_dir(void)
@@ -54,14 +58,103 @@ cpc_tracefs_dir(void)
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
 	struct statfs sf;
+	const char *dir;
 	size_t i;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
 		if (statfs(dirs[i], &sf) == 0 &&
 		    (unsigned long)sf.f_type == TRACEFS_MAGIC_NR)
 			return dirs[i];
+	if ((dir = cpc_tracefs_lookup()) != NULL && statfs(dir, &sf) == 0 &&
+	    (unsigned long)sf.f_type == TRACEFS_MAGIC_NR)
+		return dir;
 	errno = ENOENT;
 	return NULL;
+}
+
+/* Directory sub of the directory open as fd has a file name. */
+static int
+has_file(int fd, const char *sub, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", sub, name);
+	return faccessat(fd, path, F_OK, 0) == 0;
+}
+
+/*
+ * The subdirectories of path that have a file needs (NULL: all), as a
+ * NULL-ended list, NULL when there are none or path cannot be read.
+ * The type comes from readdir (tracefs gives it); only an entry of
+ * unknown type costs a stat.
+ */
+static char **
+subdirs(const char *path, const char *needs)
+{
+	char **list = NULL, **nl;
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+	int fd;
+
+	if ((dir = opendir(path)) == NULL)
+		return NULL;
+	fd = dirfd(dir);
+	while ((d = readdir(dir)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (d->d_type != DT_DIR && (d->d_type != DT_UNKNOWN ||
+		    fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISDIR(st.st_mode)))
+			continue;
+		if (needs != NULL && !has_file(fd, d->d_name, needs))
+			continue;
+		if (n + 2 > cap) {
+			cap = cap ? 2 * cap : 64;
+			if ((nl = realloc(list, cap * sizeof(*list))) == NULL)
+				break;
+			list = nl;
+		}
+		if ((list[n] = strdup(d->d_name)) == NULL)
+			break;
+		list[++n] = NULL;
+	}
+	closedir(dir);
+	if (n == 0) {
+		free(list);
+		return NULL;
+	}
+	return list;
+}
+
+char **
+cpc_tracefs_systems(const char *dir)
+{
+	char path[512];
+
+	/* As libtracefs: a system has an enable file (ftrace has none). */
+	snprintf(path, sizeof(path), "%s/events", dir);
+	return subdirs(path, "enable");
+}
+
+char **
+cpc_tracefs_events(const char *dir, const char *sys)
+{
+	char path[768];
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, sys);
+	return subdirs(path, NULL);
+}
+
+void
+cpc_tracefs_list_free(char **list)
+{
+	char **p;
+
+	for (p = list; p != NULL && *p != NULL; p++)
+		free(*p);
+	free(list);
 }
 
 int

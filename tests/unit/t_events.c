@@ -22,6 +22,7 @@
 #include <perfmon/pfmlib.h>
 
 #include "cpc_impl.h"
+#include "lazy.h"		/* libpfm4 through the table libcpc loaded */
 #include "tap.h"
 
 static char lastmsg[1024];

@@ -30,6 +30,7 @@
 #include <libcpc.h>
 
 #include "cpc_impl.h"
+#include "lazy.h"		/* libpfm4 through the table libcpc loaded */
 #include "tap.h"
 
 #define MAN_PAGE	"man3/generic_events.3"

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sample.c - the cost of one cpc_set_sample beside the raw read(2) of a
+ * perf group it makes, on the same events, in the same thread.
+ *
+ *	sample [-n calls] [-r rounds] [events]
+ *
+ * events: a -c style list of libcpc names (default
+ * task-clock,page-faults).  The raw side opens the same encodings as
+ * one group (leader first, PERF_FORMAT_GROUP with the enabled and
+ * running times and ids, as libcpc reads) on the calling thread.  Each
+ * round times calls of one then the other (the order alternates), and
+ * the medians over rounds are printed as
+ *
+ *	sample <ns per cpc_set_sample> raw <ns per read> ratio <r>
+ *
+ * bench/summary runs it.  It exits 1 when libcpc or perf_event_open
+ * refuses the events.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+
+#include <libcpc.h>
+
+#define MAXEV	8
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The software events by name: all this bench needs. */
+static int
+encode(const char *name, struct perf_event_attr *a)
+{
+	static const struct { const char *n; int c; } sw[] = {
+		{ "task-clock", PERF_COUNT_SW_TASK_CLOCK },
+		{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS },
+		{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES },
+		{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
+		{ "minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	};
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	for (i = 0; i < sizeof(sw) / sizeof(*sw); i++)
+		if (strcmp(name, sw[i].n) == 0) {
+			a->type = PERF_TYPE_SOFTWARE;
+			a->config = (uint64_t)sw[i].c;
+			return 0;
+		}
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *events = "task-clock,page-faults";
+	char list[256], *tok, *save = NULL;
+	long calls = 200000, i;
+	int rounds = 9, ch, r, nev = 0, fds[MAXEV];
+	double ts[64], tr[64], t0;
+	uint64_t rb[3 + 2 * MAXEV];
+	cpc_t *cpc;
+	cpc_set_t *set;
+	cpc_buf_t *buf;
+
+	while ((ch = getopt(argc, argv, "n:r:")) != -1) {
+		if (ch == 'n')
+			calls = strtol(optarg, NULL, 10);
+		else if (ch == 'r')
+			rounds = (int)strtol(optarg, NULL, 10);
+		else
+			return 2;
+	}
+	if (optind < argc)
+		events = argv[optind];
+	if (calls <= 0 || rounds <= 0 || rounds > 64)
+		return 2;
+	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL ||
+	    (set = cpc_set_create(cpc)) == NULL)
+		return 1;
+	snprintf(list, sizeof(list), "%s", events);
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		struct perf_event_attr a;
+
+		if (nev == MAXEV || encode(tok, &a) != 0 ||
+		    cpc_set_add_request(cpc, set, tok, 0,
+		    CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) < 0) {
+			fprintf(stderr, "sample: '%s' refused\n", tok);
+			return 1;
+		}
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED |
+		    PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fds[nev] = (int)syscall(SYS_perf_event_open, &a, 0, -1,
+		    nev == 0 ? -1 : fds[0], PERF_FLAG_FD_CLOEXEC);
+		if (fds[nev] < 0) {
+			perror("sample: perf_event_open");
+			return 1;
+		}
+		nev++;
+	}
+	if ((buf = cpc_buf_create(cpc, set)) == NULL ||
+	    cpc_bind_curlwp(cpc, set, 0) != 0) {
+		perror("sample: bind");
+		return 1;
+	}
+	for (r = 0; r < rounds; r++) {
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			if ((k + r) % 2 == 0) {
+				t0 = now();
+				for (i = 0; i < calls; i++)
+					(void)cpc_set_sample(cpc, set, buf);
+				ts[r] = (now() - t0) / (double)calls;
+			} else {
+				t0 = now();
+				for (i = 0; i < calls; i++)
+					(void)!read(fds[0], rb, sizeof(rb));
+				tr[r] = (now() - t0) / (double)calls;
+			}
+		}
+	}
+	qsort(ts, (size_t)rounds, sizeof(double), cmp);
+	qsort(tr, (size_t)rounds, sizeof(double), cmp);
+	printf("sample %.1f raw %.1f ratio %.3f\n", ts[rounds / 2],
+	    tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2]);
+	cpc_close(cpc);
+	return 0;
+}
