@@ -57,9 +57,11 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c common/cli.c common/listev.c
-CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
-CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c
+		  common/timefmt.c common/cli.c common/listev.c \
+		  common/format.c common/openmetrics.c common/outfile.c
+CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
+		  cpustat/soak.c
+CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
