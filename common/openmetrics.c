@@ -152,11 +152,29 @@ proc_series(struct om *om, const struct fmt *f, long pid)
 	return p->op_cur;
 }
 
+/*
+ * The command label of an exec's command line: its first word's last
+ * path component, as the first command's (a name, as in ps -o comm).
+ */
+static char *
+command_name(const char *line)
+{
+	size_t n = strcspn(line, " ");
+	const char *s = line;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (line[i] == '/' && i + 1 < n)
+			s = line + i + 1;
+	return strndup(s, n - (size_t)(s - line));
+}
+
 /* A fork (the child takes the command) or an exec (a new series). */
 static int
 track_note(struct om *om, const struct fmt *f, const struct fmt_row *r)
 {
 	struct om_proc *p;
+	char *comm;
 	int cur;
 
 	if (r->fr_child > 0) {
@@ -167,9 +185,11 @@ track_note(struct om *om, const struct fmt *f, const struct fmt_row *r)
 		p->op_comm = strdup(om->om_ser[cur].os_comm);
 		return p->op_comm == NULL ? -1 : 0;
 	}
-	if ((p = proc(om, r->fr_pid)) == NULL)
+	if ((p = proc(om, r->fr_pid)) == NULL ||
+	    (comm = command_name(r->fr_command)) == NULL)
 		return -1;
-	p->op_cur = series(om, f, r->fr_pid, r->fr_command);
+	p->op_cur = series(om, f, r->fr_pid, comm);
+	free(comm);
 	return p->op_cur < 0 ? -1 : 0;
 }
 
