@@ -87,6 +87,8 @@ COMMON_A	= $(B)/common/libcommon.a
 CPUSTAT		= $(B)/cpustat/cpustat
 CPUTRACK	= $(B)/cputrack/cputrack
 LIBS		= $(TRACE_LIBS) $(PFM_LIBS) -lpthread
+# The JSON Schema of --format=json (share/), and cpcplot beside the tools.
+pkgdatadir	= $(datarootdir)/cpc-tools
 
 .PHONY: all check check-asan check-unit check-bats install install-man clean \
 	distclean FORCE
@@ -210,6 +212,10 @@ install: all
 	    $(DESTDIR)$(mandir)/man3
 	install -m 755 $(CPUSTAT) $(DESTDIR)$(bindir)/cpustat
 	install -m 755 $(CPUTRACK) $(DESTDIR)$(bindir)/cputrack
+	install -m 755 cpcplot/cpcplot $(DESTDIR)$(bindir)/cpcplot
+	install -d $(DESTDIR)$(pkgdatadir)
+	install -m 644 share/output.schema.json \
+	    $(DESTDIR)$(pkgdatadir)/output.schema.json
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 755 $(LIBPCTX_SO) $(DESTDIR)$(libdir)/libpctx.so.1
@@ -224,6 +230,7 @@ install-man:
 	install -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3
 	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
 	install -m 644 man1/cputrack.1 $(DESTDIR)$(mandir)/man1/cputrack.1
+	install -m 644 man1/cpcplot.1 $(DESTDIR)$(mandir)/man1/cpcplot.1
 	install -m 644 $(wildcard man3/*.3) $(DESTDIR)$(mandir)/man3
 	@# Each function a page names has a link page, so that man finds it
 	@# (man cpc_close shows cpc_open(3)) without a database.
