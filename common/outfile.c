@@ -2,7 +2,7 @@
 /*
  * outfile.c - -o FILE without following a hostile symbolic link.
  *
- * The kernel's fs.protected_symlinks (linux/fs/namei.c, may_follow_link)
+ * The kernel's fs.protected_symlinks (fs/namei.c, may_follow_link)
  * lets a process follow a link in a sticky, world-writable directory
  * only when the process's fsuid owns the link or the link's owner owns
  * the directory; elsewhere every link is followed.  Refusing every link
@@ -26,6 +26,17 @@
 #include "outfile.h"
 
 #define FLAGS	(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
+
+static int
+is_link(const char *path)
+{
+	struct stat ls;
+	int e = errno, r;
+
+	r = lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode);
+	errno = e;
+	return r;
+}
 
 /* 0 when the rule lets us follow the link at path; -1 with msg. */
 static int
@@ -61,8 +72,12 @@ outfile_open(const char *path, char *msg, size_t len)
 	FILE *fp;
 	int fd;
 
+	/*
+	 * A link gives ELOOP, or EACCES where the kernel applied its rule
+	 * first (fs.protected_symlinks=1 looks before O_NOFOLLOW does).
+	 */
 	if ((fd = open(path, FLAGS | O_NOFOLLOW, 0666)) < 0 &&
-	    errno == ELOOP) {
+	    (errno == ELOOP || errno == EACCES) && is_link(path)) {
 		if (may_follow(path, msg, len) != 0)
 			return NULL;
 		fd = open(path, FLAGS, 0666);
