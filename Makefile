@@ -59,9 +59,11 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c common/cli.c common/listev.c
-CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
-CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c
+		  common/timefmt.c common/cli.c common/listev.c \
+		  common/format.c common/openmetrics.c common/outfile.c
+CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
+		  cpustat/soak.c
+CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
@@ -89,6 +91,8 @@ CPUTRACK	= $(B)/cputrack/cputrack
 # libpfm4 and libtracefs are not linked: libcpc/platform/lazy.c loads
 # them when a name needs them (their headers are still needed).
 LIBS		= -ldl -lpthread
+# The JSON Schema of --format=json (share/), and cpcplot beside the tools.
+pkgdatadir	= $(datarootdir)/cpc-tools
 
 .PHONY: all check check-asan check-unit check-bats install install-man clean \
 	distclean FORCE
@@ -222,6 +226,10 @@ install: all
 	    $(DESTDIR)$(mandir)/man3
 	install -m 755 $(CPUSTAT) $(DESTDIR)$(bindir)/cpustat
 	install -m 755 $(CPUTRACK) $(DESTDIR)$(bindir)/cputrack
+	install -m 755 cpcplot/cpcplot $(DESTDIR)$(bindir)/cpcplot
+	install -d $(DESTDIR)$(pkgdatadir)
+	install -m 644 share/output.schema.json \
+	    $(DESTDIR)$(pkgdatadir)/output.schema.json
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 755 $(LIBPCTX_SO) $(DESTDIR)$(libdir)/libpctx.so.1
@@ -236,6 +244,7 @@ install-man:
 	install -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3
 	install -m 644 man1/cpustat.1 $(DESTDIR)$(mandir)/man1/cpustat.1
 	install -m 644 man1/cputrack.1 $(DESTDIR)$(mandir)/man1/cputrack.1
+	install -m 644 man1/cpcplot.1 $(DESTDIR)$(mandir)/man1/cpcplot.1
 	install -m 644 $(wildcard man3/*.3) $(DESTDIR)$(mandir)/man3
 	@# Each function a page names has a link page, so that man finds it
 	@# (man cpc_close shows cpc_open(3)) without a database.

@@ -21,22 +21,27 @@
 #include "cpustat.h"
 #include "errh.h"
 #include "listev.h"
+#include "outfile.h"
 #include "output.h"
 #include "timefmt.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
 #define MIN_INTERVAL	0.001
+#define OPT_FORMAT	256		/* --format: no letter */
 
 const char *progname = "cpustat";
 
 static const char synopsis[] =
     "[-c events [-c events]...] [-p period] [-T u|d]\n"
+    "\t\t[-o file] [--format=text|csv|json|openmetrics]\n"
     "\t\t[-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "no-header",	no_argument,		NULL, 'n' },
+	{ "format",	required_argument,	NULL, OPT_FORMAT },
+	{ "output",	required_argument,	NULL, 'o' },
 	{ "period",	required_argument,	NULL, 'p' },
 	{ "soak",	no_argument,		NULL, 's' },
 	{ "tsc",	no_argument,		NULL, 't' },
@@ -60,7 +65,15 @@ print_usage(FILE *fp)
 	    "\t\t\tsystem mode\n"
 	    "\t-t\t\tinclude the %s register\n"
 	    "\t-T u|d\t\tprint an epoch seconds (u) or date (d) line before\n"
-	    "\t\t\teach sample\n"
+	    "\t\t\teach interval's samples (a column in csv and json)\n"
+	    "\t-o file\t\twrite the counts to file (a symbolic link in a\n"
+	    "\t\t\tsticky world-writable directory is followed only\n"
+	    "\t\t\tif it is yours or the directory owner's)\n"
+	    "\t--format=text|csv|json|openmetrics\n"
+	    "\t\t\ttext: the Solaris columns (default); csv: a header\n"
+	    "\t\t\trow and a column per event; json: an object a line;\n"
+	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
+	    "\t\t\trewritten each interval, counters per CPU\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-h\t\tprint this text and the events this machine counts\n"
 	    "\t--list-events[=pattern]\n"
@@ -69,7 +82,8 @@ print_usage(FILE *fp)
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
 	    "\tLong options: --events=EVENTS --no-header --period=SECONDS\n"
-	    "\t--soak --tsc --timestamp=u|d --debug --help --version\n"
+	    "\t--soak --tsc --timestamp=u|d --output=FILE --format=FORMAT\n"
+	    "\t--debug --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -105,6 +119,24 @@ default_spec(cpc_t *cpc, struct opts *o)
 	o->o_default = 1;
 }
 
+/* -o (or stdout); openmetrics writes its file at every interval. */
+static void
+open_output(struct opts *o)
+{
+	char msg[512];
+
+	o->o_out = stdout;
+	if (o->o_format == FMT_OPENMETRICS) {
+		if (o->o_outname == NULL)
+			cli_usage_error("--format=openmetrics needs -o file");
+		return;
+	}
+	if (o->o_outname != NULL && (o->o_out = outfile_open(o->o_outname,
+	    msg, sizeof(msg))) == NULL)
+		errx(1, "cannot open '%s' for writing: %s", o->o_outname,
+		    msg);
+}
+
 static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 {
@@ -114,7 +146,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:o:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -130,6 +162,14 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			if (!tf_parse(optarg, &o->o_tstamp))
 				cli_usage_error("invalid -T argument '%s': use u "
 				    "or d", optarg);
+			break;
+		case 'o':
+			o->o_outname = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!fmt_parse(optarg, &o->o_format))
+				cli_usage_error("invalid --format '%s': use text, "
+				    "csv, json or openmetrics", optarg);
 			break;
 		case 'p':
 			o->o_period = cli_seconds("period", optarg, 0,
@@ -148,6 +188,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	free(cc.cc_texts);
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
+	open_output(o);
 }
 
 static void
@@ -176,6 +217,10 @@ main(int argc, char **argv)
 	errh_install(cpc, 0);
 	parse_args(cpc, argc, argv, &o);
 	rc = run(cpc, &o);
+	if (o.o_out != stdout && fclose(o.o_out) != 0 && rc == 0) {
+		warn("-o '%s'", o.o_outname);
+		rc = 1;
+	}
 	free_opts(&o);
 	cpc_close(cpc);
 	return rc;

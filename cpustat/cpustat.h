@@ -5,8 +5,10 @@
 #ifndef CPUSTAT_H
 #define CPUSTAT_H
 
+#include <stdio.h>
 #include <libcpc.h>
 
+#include "format.h"
 #include "strtoset.h"
 
 struct opts {
@@ -21,11 +23,42 @@ struct opts {
 	int		 o_noheader;	/* -n */
 	int		 o_debug;	/* -D */
 	char		 o_tstamp;	/* -T: 'u', 'd' or 0 */
+	FILE		*o_out;		/* -o, or stdout */
+	const char	*o_outname;	/* -o, or NULL */
+	enum fmt_kind	 o_format;	/* --format */
+};
+
+/* One CPU's counts of one interval. */
+struct sample {
+	int		 s_cpu;
+	int		 s_elem;	/* the set's index */
+	hrtime_t	 s_hr;		/* when sampled */
+	uint64_t	 s_tick;
+	const uint64_t	*s_vals;
+	int		 s_nvals;
+	int		 s_scaled;
+	uint64_t	 s_ena;		/* enabled, running ns */
+	uint64_t	 s_run;
 };
 
 extern const char *progname;
 
 /* Sample every online CPU as o asks; returns the exit status. */
 int	run(cpc_t *cpc, const struct opts *o);
+
+/*
+ * report.c: the lines, in o's format, to o->o_out.  rep_init (0, or -1
+ * said) at the start, with the clocks' offsets; rep_interval before each
+ * interval's lines (text -T prints one stamp per interval); rep_flush
+ * after them (openmetrics rewrites its file: 0, or -1 said).
+ */
+int	rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff);
+void	rep_fini(void);
+void	rep_title(void);
+void	rep_interval(void);
+void	rep_sample(const struct sample *s);
+/* A total line: set's sums over ncpu CPUs, stamped t. */
+void	rep_total(cpc_t *cpc, int set, int ncpu, hrtime_t t, cpc_buf_t *acc);
+int	rep_flush(void);
 
 #endif

@@ -48,6 +48,7 @@
 #include "errh.h"
 #include "output.h"
 #include "setgrp.h"
+#include "soak.h"
 #include "timefmt.h"
 
 enum rkind {
@@ -67,21 +68,12 @@ struct rec {
 	hrtime_t	 r_hr;
 	uint64_t	 r_tick;
 	int		 r_scaled;
+	uint64_t	 r_ena, r_run;	/* enabled, running ns */
 	int		 r_nvals;
 	uint64_t	 r_vals[SPEC_MAXPIC];
 	char		 r_msg[512];
 };
 
-struct soaker {
-	pthread_t	 sk_thr;
-	int		 sk_started;
-	atomic_int	 sk_run;	/* spin while set */
-	int		 sk_quit;
-	unsigned	 sk_pin;	/* soak_pin calls so far */
-	unsigned	 sk_parked;	/* sk_pin when found off its CPU */
-	pthread_mutex_t	 sk_lock;
-	pthread_cond_t	 sk_cv;
-};
 
 struct cpu {
 	int		 c_id;
@@ -119,116 +111,6 @@ mono_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (hrtime_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* ---- soaker: keep the CPU out of idle while system-only sets count ---- */
-
-/*
- * Spin while told to, but only on the soaker's own CPU.  When that CPU
- * goes offline the kernel widens the thread's mask and moves it; spinning
- * on another CPU would keep that one out of idle instead.  So a soaker
- * found elsewhere parks until the CPU thread pins it again (soak_pin, when
- * the CPU is back).  It starts parked: nothing is pinned yet.
- */
-static void *
-soak_main(void *arg)
-{
-	struct cpu *c = arg;
-	struct soaker *sk = &c->c_soak;
-	struct sched_param sp = { .sched_priority = 0 };
-	unsigned pin;
-	int away, cpu;
-
-	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
-	pthread_mutex_lock(&sk->sk_lock);
-	for (;;) {
-		while ((!atomic_load(&sk->sk_run) ||
-		    sk->sk_parked == sk->sk_pin) && !sk->sk_quit)
-			pthread_cond_wait(&sk->sk_cv, &sk->sk_lock);
-		if (sk->sk_quit)
-			break;
-		pin = sk->sk_pin;
-		pthread_mutex_unlock(&sk->sk_lock);
-		away = 0;
-		while (atomic_load_explicit(&sk->sk_run,
-		    memory_order_relaxed) && !away)
-			away = (cpu = sched_getcpu()) >= 0 && cpu != c->c_id;
-		pthread_mutex_lock(&sk->sk_lock);
-		/*
-		 * Park until the pin after the one we spun under: one made
-		 * meanwhile (the CPU already back) is not waited for again.
-		 */
-		if (away)
-			sk->sk_parked = pin;
-	}
-	pthread_mutex_unlock(&sk->sk_lock);
-	return NULL;
-}
-
-static void
-soak_set(struct cpu *c, int run_it)
-{
-	struct soaker *sk = &c->c_soak;
-
-	if (!sk->sk_started)
-		return;
-	pthread_mutex_lock(&sk->sk_lock);
-	atomic_store(&sk->sk_run, run_it);
-	pthread_cond_signal(&sk->sk_cv);
-	pthread_mutex_unlock(&sk->sk_lock);
-}
-
-/*
- * Pin the soaker to its CPU: at the start, and again when the CPU comes
- * back (going offline widened the soaker's mask for good).  If the CPU
- * is already away again this fails, and the soaker parks at once.
- */
-static void
-soak_pin(struct cpu *c)
-{
-	struct soaker *sk = &c->c_soak;
-	cpu_set_t mask;
-
-	if (!sk->sk_started)
-		return;
-	CPU_ZERO(&mask);
-	CPU_SET(c->c_id, &mask);
-	(void)pthread_setaffinity_np(sk->sk_thr, sizeof(mask), &mask);
-	pthread_mutex_lock(&sk->sk_lock);
-	sk->sk_pin++;
-	pthread_cond_signal(&sk->sk_cv);
-	pthread_mutex_unlock(&sk->sk_lock);
-}
-
-static void
-soak_start(struct cpu *c)
-{
-	struct soaker *sk = &c->c_soak;
-
-	pthread_mutex_init(&sk->sk_lock, NULL);
-	pthread_cond_init(&sk->sk_cv, NULL);
-	if (pthread_create(&sk->sk_thr, NULL, soak_main, c) == 0)
-		sk->sk_started = 1;
-	else
-		warnx("cpu %d: cannot create the soaker thread", c->c_id);
-}
-
-static void
-soak_stop(struct cpu *c)
-{
-	struct soaker *sk = &c->c_soak;
-
-	if (!sk->sk_started)
-		return;
-	pthread_mutex_lock(&sk->sk_lock);
-	sk->sk_quit = 1;
-	atomic_store(&sk->sk_run, 0);
-	pthread_cond_signal(&sk->sk_cv);
-	pthread_mutex_unlock(&sk->sk_lock);
-	pthread_join(sk->sk_thr, NULL);
-	pthread_mutex_destroy(&sk->sk_lock);
-	pthread_cond_destroy(&sk->sk_cv);
-	sk->sk_started = 0;
 }
 
 /* ---- CPU threads ---- */
@@ -310,6 +192,7 @@ post_sample(struct cpu *c, unsigned long long k)
 	r->r_hr = cpc_buf_hrtime(g_cpc, e->se_delta);
 	r->r_tick = cpc_buf_tick(g_cpc, e->se_delta);
 	r->r_scaled = cpc_buf_scaled(g_cpc, e->se_delta);
+	(void)cpc_buf_times(g_cpc, e->se_delta, &r->r_ena, &r->r_run);
 	r->r_nvals = e->se_spec->sp_nreqs;
 	for (i = 0; i < r->r_nvals; i++)
 		(void)cpc_buf_get(g_cpc, e->se_delta, i, &r->r_vals[i]);
@@ -386,7 +269,7 @@ bind_cur(struct cpu *c)
 	if (cpc_bind_cpu(g_cpc, c->c_id, e->se_set, 0) != 0)
 		return -1;
 	setgrp_bound(c->c_grp, e);
-	soak_set(c, e->se_spec->sp_sysonly);
+	soak_set(&c->c_soak, e->se_spec->sp_sysonly);
 	return 0;
 }
 
@@ -436,7 +319,7 @@ start_set(struct cpu *c, unsigned long long k)
 {
 	(void)setgrp_select(c->c_grp, set_of(k));
 	if (rest_before(k)) {
-		soak_set(c, 0);
+		soak_set(&c->c_soak, 0);
 		if (sleep_until(deadline(k) - g_ival))
 			return 1;
 	}
@@ -476,7 +359,7 @@ setup(struct cpu *c, unsigned long long k)
 		cpc_buf_add(g_cpc, c->c_grp->sg_elems[i].se_total,
 		    c->c_grp->sg_elems[i].se_total, old->sg_elems[i].se_total);
 	setgrp_destroy(old);
-	soak_pin(c);
+	soak_pin(&c->c_soak);
 	return start_set(c, k);
 }
 
@@ -507,7 +390,7 @@ wait_online(struct cpu *c, unsigned long long k)
 {
 	int rc;
 
-	soak_set(c, 0);
+	soak_set(&c->c_soak, 0);
 	for (;;) {
 		errh_clear();
 		post_kind(c, k, R_OFFLINE, NULL);
@@ -619,7 +502,7 @@ cpu_main(void *arg)
 		for (i = 0; i < g_opts->o_nspecs; i++)
 			any |= g_opts->o_specs[i].sp_sysonly;
 		if (any)
-			soak_start(c);
+			soak_start(&c->c_soak, c->c_id);
 	}
 	rc = setup(c, 1);
 	ready();
@@ -631,7 +514,7 @@ cpu_main(void *arg)
 		sample_loop(c, k);
 	if (c->c_grp != NULL)
 		(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
-	soak_stop(c);
+	soak_stop(&c->c_soak);
 	close(tl_timerfd);
 	post_kind(c, ULLONG_MAX, R_DONE, NULL);
 	return NULL;
@@ -640,33 +523,14 @@ cpu_main(void *arg)
 /* ---- the main thread: print in order ---- */
 
 static void
-print_title(const struct opts *o)
+print_sample(const struct cpu *c, const struct rec *r)
 {
-	printf("%7s %3s %5s ", "time", "cpu", "event");
-	if (o->o_tick)
-		printf("%9s ", out_tickname());
-	out_pic_cells(stdout, &o->o_specs[0]);
-	putchar('\n');
-}
+	struct sample smp = { .s_cpu = c->c_id, .s_elem = r->r_elem,
+	    .s_hr = r->r_hr, .s_tick = r->r_tick, .s_vals = r->r_vals,
+	    .s_nvals = r->r_nvals, .s_scaled = r->r_scaled,
+	    .s_ena = r->r_ena, .s_run = r->r_run };
 
-/* The " # spec" note: several sets, or the default set named. */
-static const char *
-note_for(const struct opts *o, int elem)
-{
-	return o->o_nspecs > 1 || o->o_default ?
-	    o->o_specs[elem].sp_text : NULL;
-}
-
-static void
-print_sample(const struct opts *o, const struct cpu *c, const struct rec *r)
-{
-	if (o->o_tstamp)
-		tf_print(stdout, o->o_tstamp,
-		    (time_t)((r->r_hr + g_walloff) / 1000000000));
-	printf("%7.3f %3d %5s ", out_reltime(r->r_hr, g_base), c->c_id,
-	    "tick");
-	out_row(stdout, o->o_tick, r->r_tick, r->r_vals, r->r_nvals,
-	    r->r_scaled, note_for(o, r->r_elem));
+	rep_sample(&smp);
 }
 
 static int
@@ -674,11 +538,11 @@ print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
 {
 	switch (r->r_kind) {
 	case R_SAMPLE:
-		print_sample(o, c, r);
+		print_sample(c, r);
 		c->c_measured = 1;
 		break;
 	case R_SKIP:
-		fflush(stdout);
+		fflush(o->o_out);
 		warnx("cpu %d: interval %llu skipped (cpustat ran more than "
 		    "an interval late); its counts are in the previous sample",
 		    c->c_id, r->r_k);
@@ -694,7 +558,7 @@ print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
 		c->c_offline = 0;
 		break;
 	case R_FAIL:
-		fflush(stdout);
+		fflush(o->o_out);
 		warnx("%s", r->r_msg);
 		return 1;
 	case R_DONE:
@@ -739,13 +603,16 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 		for (i = 0, alive = 0; i < ncpu; i++)
 			alive += !cpus[i].c_done;
 		pthread_mutex_unlock(&g_lock);
+		rep_interval();
 		for (i = 0; i < ncpu; i++)
 			while ((r = batch[i]) != NULL) {
 				rc |= print_rec(o, &cpus[i], r);
 				batch[i] = r->r_next;
 				free(r);
 			}
-		if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (rep_flush() != 0)
+			return -2;
+		if (fflush(o->o_out) != 0 || ferror(o->o_out)) {
 			/* A closed pipe ends us quietly; other errors do not. */
 			if (errno != EPIPE) {
 				warn("write error");
@@ -787,17 +654,13 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 		}
 		if (acc == NULL)
 			continue;
-		if (cpc_buf_hrtime(g_cpc, acc) == 0)
-			printf("%7.3f ", out_reltime(mono_now(), g_base));
-		else
-			printf("%7.3f ", out_reltime(cpc_buf_hrtime(g_cpc,
-			    acc), g_base));
-		printf("%3d %5s ", n, "total");
-		out_values(stdout, g_cpc, acc, o->o_specs[s].sp_nreqs,
-		    o->o_tick, note_for(o, s));
+		rep_total(g_cpc, s, n, cpc_buf_hrtime(g_cpc, acc) == 0 ?
+		    mono_now() : cpc_buf_hrtime(g_cpc, acc), acc);
 		cpc_buf_destroy(g_cpc, acc);
 	}
-	return fflush(stdout) != 0 || ferror(stdout) ? -1 : 0;
+	if (rep_flush() != 0)
+		return -2;
+	return fflush(o->o_out) != 0 || ferror(o->o_out) ? -1 : 0;
 }
 
 /* ---- signals ---- */
@@ -927,6 +790,11 @@ run(cpc_t *cpc, const struct opts *o)
 	pthread_detach(sigthr);
 
 	init_clock();
+	if (rep_init(o, g_base, g_walloff) != 0) {
+		free(cpus);
+		close(g_stopfd);
+		return 1;
+	}
 	for (i = 0, started = 0; i < ncpu; i++) {
 		if (pthread_create(&cpus[i].c_thr, NULL, cpu_main,
 		    &cpus[i]) != 0) {
@@ -949,20 +817,23 @@ run(cpc_t *cpc, const struct opts *o)
 		pthread_cond_wait(&g_cv_main, &g_lock);
 	pthread_mutex_unlock(&g_lock);
 	if (!o->o_noheader)
-		print_title(o);
-	fflush(stdout);
+		rep_title();
+	fflush(o->o_out);
 	rc = print_loop(o, cpus, ncpu);
 	if (rc < 0)
 		stop_all();	/* stdout is gone: stop the threads */
 	for (i = 0; i < ncpu; i++)
 		if (cpus[i].c_started)
 			pthread_join(cpus[i].c_thr, NULL);
-	if (rc >= 0 && print_totals(o, cpus, ncpu) != 0) {
-		if (errno != EPIPE) {
+	if (rc >= 0 && (i = print_totals(o, cpus, ncpu)) != 0) {
+		if (i == -2)
+			rc = 1;
+		else if (errno != EPIPE) {
 			warn("write error");
 			rc = 1;
 		}
 	}
+	rep_fini();
 	for (i = 0; i < ncpu; i++) {
 		struct rec *r, *rn;
 

@@ -20,14 +20,17 @@
 #include "cputrack.h"
 #include "errh.h"
 #include "listev.h"
+#include "outfile.h"
 #include "output.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
+#define OPT_FORMAT	256		/* --format: no letter */
 
 const char *progname = "cputrack";
 
 static const char synopsis[] =
     "[-T secs] [-N count] [-Defhntv] [-o file]\n"
+    "\t\t[--format=text|csv|json|openmetrics]\n"
     "\t\t-c events [-c events]... [command [args] | -p pid]";
 
 static const struct option longopts[] = {
@@ -35,6 +38,7 @@ static const struct option longopts[] = {
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "follow-exec", no_argument,		NULL, 'e' },
 	{ "follow-fork", no_argument,		NULL, 'f' },
+	{ "format",	required_argument,	NULL, OPT_FORMAT },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "count",	required_argument,	NULL, 'N' },
 	{ "output",	required_argument,	NULL, 'o' },
@@ -65,7 +69,14 @@ print_usage(FILE *fp)
 	    "\t-n\t\tsuppress the title line\n"
 	    "\t-t\t\tinclude the %s register\n"
 	    "\t-v\t\tverbose: also print init_lwp and fini_lwp lines\n"
-	    "\t-o file\t\twrite the counts to file\n"
+	    "\t-o file\t\twrite the counts to file (a symbolic link in a\n"
+	    "\t\t\tsticky world-writable directory is followed only\n"
+	    "\t\t\tif it is yours or the directory owner's)\n"
+	    "\t--format=text|csv|json|openmetrics\n"
+	    "\t\t\ttext: the Solaris columns (default); csv: a header\n"
+	    "\t\t\trow and a column per event; json: an object a line;\n"
+	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
+	    "\t\t\trewritten each interval, counters per process\n"
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
 	    "\t--list-events[=pattern]\n"
@@ -76,10 +87,29 @@ print_usage(FILE *fp)
 	    "\tLong options: --interval=SECS --count=N --debug "
 	    "--follow-exec\n"
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
-	    "\t--events=EVENTS --pid=PID --help --version\n"
+	    "\t--events=EVENTS --pid=PID --format=FORMAT --help --version\n"
 	    "\n", out_tickname());
 	listev_usage(fp);
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
+}
+
+/* -o (or stdout); openmetrics writes its file at every interval. */
+static void
+open_output(struct topts *o, const char *outname)
+{
+	char msg[512];
+
+	o->o_out = stdout;
+	o->o_outname = outname;
+	if (o->o_format == FMT_OPENMETRICS) {
+		if (outname == NULL)
+			cli_usage_error("--format=openmetrics needs -o file");
+		return;
+	}
+	if (outname != NULL &&
+	    (o->o_out = outfile_open(outname, msg, sizeof(msg))) == NULL)
+		errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
+		    "writing: %s", outname, msg);
 }
 
 static void
@@ -110,6 +140,11 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 			break;
 		case 'o':
 			outname = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!fmt_parse(optarg, &o->o_format))
+				cli_usage_error("invalid --format '%s': use text, "
+				    "csv, json or openmetrics", optarg);
 			break;
 		case 'p':
 			if (o->o_pid != 0)
@@ -155,10 +190,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
 		    o->o_pid ? 1 : EXIT_OWNFAIL);
 	free(cc.cc_texts);
-	o->o_out = stdout;
-	if (outname != NULL && (o->o_out = fopen(outname, "we")) == NULL)
-		err(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
-		    "writing", outname);
+	open_output(o, outname);
 }
 
 int

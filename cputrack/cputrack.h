@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <libcpc.h>
 
+#include "format.h"
 #include "strtoset.h"
 
 /* Exit statuses of cputrack's own (time(1) and env(1) use the same). */
@@ -28,6 +29,8 @@ struct topts {
 	int		 o_verbose;	/* -v */
 	int		 o_debug;	/* -D */
 	FILE		*o_out;		/* -o, or stdout */
+	const char	*o_outname;	/* -o, or NULL */
+	enum fmt_kind	 o_format;	/* --format */
 	pid_t		 o_pid;		/* -p, or 0 */
 	char		**o_argv;	/* the command, or NULL */
 };

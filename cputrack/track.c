@@ -24,10 +24,12 @@
 #include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
+#include "format.h"
 #include "output.h"
 #include "setgrp.h"
+#include "track_impl.h"
 
-#define NHASH	1024
+#define NHASH	TRACK_NHASH
 #define CMDMAX	80	/* libpctx's exec command lines, at most */
 
 struct tlwp {
@@ -43,54 +45,10 @@ struct tproc {
 	struct tproc	*tp_next;
 };
 
-static struct {
-	cpc_t		*cpc;
-	const struct topts *o;
-	FILE		*out;
-	cpc_set_t	**tmpl;		/* per set: for buffer shapes */
-	hrtime_t	 t0;
-	pctx_t		*pctx;
-	struct tproc	*procs;
-	struct tlwp	*hash[NHASH];
-	int		 outfail;	/* a write failed: print no more */
-	int		 outerr;	/* its errno */
-	int		 outfatal;	/* not EPIPE: fail, kill the command */
-	int		 titled;	/* the title line is out */
-	int		 rootstatus;	/* -p: the wait status at exit */
-	int		 rootexited;
-	volatile sig_atomic_t sig;	/* caught, not yet forwarded: 0 none */
-	volatile sig_atomic_t sigfwd;	/* forward it to the command */
-} T;
+struct tstate T;
 
 /* The signals that end the tracking. */
 static const int endsigs[] = { SIGINT, SIGHUP, SIGTERM };
-
-static hrtime_t
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (hrtime_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Diagnostics go to stderr whatever -o says. */
-static void
-warnmsg(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void
-warnmsg(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(T.out);
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void
 pctx_errfn(const char *fn, const char *fmt, va_list ap)
@@ -102,103 +60,6 @@ pctx_errfn(const char *fn, const char *fmt, va_list ap)
 		fprintf(stderr, "%s: ", progname);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
-}
-
-/*
- * After every line: a failed write ends the tracking, once.  A closed
- * pipe only means nobody reads any more: the processes are released, and
- * a command runs to its end.  Any other error is cputrack's failure: the
- * command is killed now, and the callbacks fail from now on so that
- * pctx_run ends (see cb_rc).  An attached process is only let go.
- */
-static void
-out_check(void)
-{
-	if (T.outfail || !ferror(T.out))
-		return;
-	T.outfail = 1;
-	T.outerr = errno;
-	if (T.outerr == EPIPE || T.o->o_pid != 0) {
-		pctx_terminate(T.pctx);
-		return;
-	}
-	T.outfatal = 1;
-	(void)pctx_kill(T.pctx, SIGKILL);
-}
-
-/* What a callback returns: -1 once an output error was fatal. */
-static int
-cb_rc(int rc)
-{
-	return T.outfatal ? -1 : rc;
-}
-
-static void
-line_head(hrtime_t t, pid_t pid, pid_t lwp, const char *kind)
-{
-	fprintf(T.out, "%7.3f ", t == 0 ? 0.0 : out_reltime(t, T.t0));
-	if (T.o->o_followfork)
-		fprintf(T.out, "%7d ", (int)pid);
-	fprintf(T.out, "%7d %10s ", (int)lwp, kind);
-}
-
-static const char *
-set_note(int set)
-{
-	return T.o->o_nspecs > 1 ? T.o->o_specs[set].sp_text : NULL;
-}
-
-static void
-line_values(pid_t pid, pid_t lwp, const char *kind, int set, cpc_buf_t *buf)
-{
-	if (T.outfail)
-		return;
-	line_head(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind);
-	out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs,
-	    T.o->o_tick, set_note(set));
-	out_check();
-}
-
-/* A fork or exec-name line: blank values and " # note". */
-static void
-line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
-    const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void
-line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
-    const char *fmt, ...)
-{
-	va_list ap;
-
-	if (T.outfail)
-		return;
-	line_head(t, pid, lwp, kind);
-	if (T.o->o_tick)
-		fprintf(T.out, "%9s ", "");
-	fprintf(T.out, "%9s %9s # ", "", "");
-	va_start(ap, fmt);
-	vfprintf(T.out, fmt, ap);
-	va_end(ap);
-	fputc('\n', T.out);
-	out_check();
-}
-
-static void
-title(void)
-{
-	T.titled = 1;
-	if (T.o->o_noheader)
-		return;
-	fprintf(T.out, "%7s ", "time");
-	if (T.o->o_followfork)
-		fprintf(T.out, "%7s ", "pid");
-	fprintf(T.out, "%7s %10s ", "lwp", "event");
-	if (T.o->o_tick)
-		fprintf(T.out, "%9s ", out_tickname());
-	out_pic_cells(T.out, &T.o->o_specs[0]);
-	fputc('\n', T.out);
-	out_check();
 }
 
 /* Threads and processes. */
@@ -281,6 +142,7 @@ proc_get(pid_t pid)
 		}
 	tp->tp_next = T.procs;
 	T.procs = tp;
+	T.nprocs++;
 	return tp;
 }
 
@@ -313,6 +175,8 @@ print_acc(struct tproc *tp, pid_t lwp, const char *kind)
 		if ((t = cpc_buf_hrtime(T.cpc, tp->tp_acc[i])) == 0)
 			continue;
 		line_values(tp->tp_pid, lwp, kind, i, tp->tp_acc[i]);
+		if (T.tree != NULL)
+			cpc_buf_add(T.cpc, T.tree[i], T.tree[i], tp->tp_acc[i]);
 		if (t > last)
 			last = t;
 	}
@@ -524,8 +388,12 @@ cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 		for (i = 0; i < T.o->o_nspecs; i++)
 			cpc_buf_zero(T.cpc, tp->tp_acc[i]);
 	}
-	line_note(last, pid, (pid_t)lwpid, "exec", "'%s'", *cmd != '\0' ?
-	    escape(cmd, esc, sizeof(esc)) : "(unknown)");
+	if (T.fmt != NULL)
+		fmt_note(last, pid, (pid_t)lwpid, "exec", 0, cmd);
+	else
+		line_note(last, pid, (pid_t)lwpid, "exec", "'%s'",
+		    *cmd != '\0' ? escape(cmd, esc, sizeof(esc)) :
+		    "(unknown)");
 	if (T.o->o_followexec)
 		return cb_rc(0);
 	if (tp != NULL)
@@ -536,7 +404,10 @@ cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 static int
 cb_fork(pctx_t *pctx, pid_t pid, id_t lwpid, pid_t child, void *arg)
 {
-	line_note(now(), pid, (pid_t)lwpid, "fork", "%d", (int)child);
+	if (T.fmt != NULL)
+		fmt_note(now(), pid, (pid_t)lwpid, "fork", child, NULL);
+	else
+		line_note(now(), pid, (pid_t)lwpid, "fork", "%d", (int)child);
 	return cb_rc(T.o->o_followfork);
 }
 
@@ -712,9 +583,14 @@ cleanup(void)
 
 	while (T.procs != NULL)
 		proc_free(T.procs);
-	for (i = 0; i < T.o->o_nspecs; i++)
+	for (i = 0; i < T.o->o_nspecs; i++) {
+		if (T.tree != NULL)
+			cpc_buf_destroy(T.cpc, T.tree[i]);
 		cpc_set_destroy(T.cpc, T.tmpl[i]);
+	}
+	free(T.tree);
 	free(T.tmpl);
+	fmt_destroy(T.fmt);
 }
 
 /*
@@ -757,6 +633,10 @@ track(cpc_t *cpc, const struct topts *o)
 			cleanup();
 			return fail;
 		}
+	if (setup_output() != 0) {
+		cleanup();
+		return fail;
+	}
 	anchor();
 	if (o->o_pid != 0)
 		T.pctx = pctx_capture(o->o_pid, NULL, 0, pctx_errfn);
@@ -767,6 +647,7 @@ track(cpc_t *cpc, const struct topts *o)
 		cleanup();
 		return o->o_pid ? 1 : exec_status(errno);
 	}
+	T.rootpid = pctx_pid(T.pctx);
 	/* Only now: the command keeps the limit it was given. */
 	cli_raise_nofile();
 	pctx_set_ops(T.pctx, &ops);
@@ -774,7 +655,8 @@ track(cpc_t *cpc, const struct topts *o)
 	T.t0 = now();
 	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
 	if (T.outfail && T.outerr != EPIPE) {
-		warnmsg("write error: %s", strerror(T.outerr));
+		if (T.outerr != 0)
+			warnmsg("write error: %s", strerror(T.outerr));
 		failed = 1;
 	}
 	if (o->o_pid == 0)
@@ -785,6 +667,8 @@ track(cpc_t *cpc, const struct topts *o)
 		rc = T.rootexited && WIFSIGNALED(T.rootstatus) ?
 		    wait_status(T.rootstatus) : 0;
 	release();
+	if (tree_total() != 0 && rc == 0)
+		rc = fail;
 	cleanup();
 	return rc;
 }

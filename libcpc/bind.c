@@ -777,6 +777,8 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	buf->cb_hrtime = cpc_hrnow();
 	buf->cb_tick = cpc_ticknow() - set->cs_tick0;
 	buf->cb_scaled = scaled;
+	buf->cb_ena = set->cs_ena;
+	buf->cb_run = set->cs_run;
 	for (i = 0; i < set->cs_nreqs; i++)
 		buf->cb_vals[i] += set->cs_reqs[i].cr_cur;
 	/* The SMPL requests' records since the last sample (smpl.c). */

@@ -112,6 +112,22 @@ cpc_buf_scaled(cpc_t *cpc, cpc_buf_t *buf)
 	return buf->cb_scaled;
 }
 
+CPC_EXPORT int
+cpc_buf_times(cpc_t *cpc, cpc_buf_t *buf, uint64_t *enabled,
+    uint64_t *running)
+{
+	(void)cpc;
+	if (buf == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (enabled != NULL)
+		*enabled = buf->cb_ena;
+	if (running != NULL)
+		*running = buf->cb_run;
+	return 0;
+}
+
 static int
 same_shape(cpc_buf_t *a, cpc_buf_t *b, cpc_buf_t *c)
 {
@@ -129,6 +145,8 @@ cpc_buf_sub(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 	for (i = 0; i < ds->cb_nreqs; i++)
 		ds->cb_vals[i] = a->cb_vals[i] - b->cb_vals[i];
 	ds->cb_tick = a->cb_tick - b->cb_tick;
+	ds->cb_ena = a->cb_ena - b->cb_ena;
+	ds->cb_run = a->cb_run - b->cb_run;
 	ds->cb_hrtime = a->cb_hrtime > b->cb_hrtime ? a->cb_hrtime :
 	    b->cb_hrtime;
 	ds->cb_scaled = a->cb_scaled | b->cb_scaled;
@@ -145,6 +163,8 @@ cpc_buf_add(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
 	for (i = 0; i < ds->cb_nreqs; i++)
 		ds->cb_vals[i] = a->cb_vals[i] + b->cb_vals[i];
 	ds->cb_tick = a->cb_tick + b->cb_tick;
+	ds->cb_ena = a->cb_ena + b->cb_ena;
+	ds->cb_run = a->cb_run + b->cb_run;
 	ds->cb_hrtime = a->cb_hrtime > b->cb_hrtime ? a->cb_hrtime :
 	    b->cb_hrtime;
 	ds->cb_scaled = a->cb_scaled | b->cb_scaled;
@@ -160,6 +180,8 @@ cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src)
 		memcpy(ds->cb_vals, src->cb_vals,
 		    ds->cb_nreqs * sizeof(uint64_t));
 	ds->cb_tick = src->cb_tick;
+	ds->cb_ena = src->cb_ena;
+	ds->cb_run = src->cb_run;
 	ds->cb_hrtime = src->cb_hrtime;
 	ds->cb_scaled = src->cb_scaled;
 	cpc_smpl_buf_copy(ds, src);
@@ -172,6 +194,8 @@ cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf)
 	if (buf->cb_nreqs > 0)
 		memset(buf->cb_vals, 0, buf->cb_nreqs * sizeof(uint64_t));
 	buf->cb_tick = 0;
+	buf->cb_ena = 0;
+	buf->cb_run = 0;
 	buf->cb_hrtime = 0;
 	buf->cb_scaled = 0;
 	cpc_smpl_buf_zero(buf);

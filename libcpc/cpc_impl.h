@@ -122,6 +122,8 @@ struct cpc_set {
 	uint64_t		 cs_run0;	/* the last bind */
 	uint64_t		 cs_enalast;	/* enabled ns at the last read, */
 	hrtime_t		 cs_hrlast;	/* and its CLOCK_MONOTONIC */
+	uint64_t		 cs_ena;	/* enabled and running ns from */
+	uint64_t		 cs_run;	/* the bind to the last read */
 	void			*cs_rdbuf;	/* group read buffer */
 	size_t			 cs_rdlen;
 	struct cpc		*cs_cpc;	/* the handle it was made by */
@@ -139,6 +141,8 @@ struct cpc_buf {
 	int		 cb_scaled;
 	hrtime_t	 cb_hrtime;
 	uint64_t	 cb_tick;
+	uint64_t	 cb_ena;	/* enabled ns (cpc_buf_times) */
+	uint64_t	 cb_run;	/* running ns */
 	uint64_t	*cb_vals;
 	struct cpc_bufsmpl *cb_smpl;	/* per request; NULL without SMPL */
 };

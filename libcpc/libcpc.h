@@ -446,6 +446,14 @@ int	 cpc_buf_smpl_lost(cpc_t *cpc, cpc_buf_t *buf, int request_index,
  * the values are 0, not counts); 0 otherwise.
  */
 int	cpc_buf_scaled(cpc_t *cpc, cpc_buf_t *buf);
+/*
+ * cpc_buf_times: the nanoseconds the set was enabled and running (had
+ * its counters) over the span of buf's values, from the bind to the
+ * sample, or what cpc_buf_sub and cpc_buf_add made of them.  0, or -1
+ * with EINVAL for a NULL buf.
+ */
+int	cpc_buf_times(cpc_t *cpc, cpc_buf_t *buf, uint64_t *enabled,
+	    uint64_t *running);
 /* 1 if the kernel has a hardware PMU for the CPU. */
 int	cpc_have_hw_pmu(cpc_t *cpc);
 

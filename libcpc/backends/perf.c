@@ -643,6 +643,8 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	}
 	ena = rb[1] - set->cs_ena0;
 	run = rb[2] - set->cs_run0;
+	set->cs_ena = ena;
+	set->cs_run = run;
 	/* 1: time-shared; 3: never had a counter (the values are 0). */
 	*scaled = run < ena ? (run == 0 ? 3 : 1) : 0;
 	for (i = 0, d = ncounting(set); i < set->cs_nreqs; i++) {

@@ -159,7 +159,16 @@ max_time() {
 	parse_output -t
 }
 
-@test "-T u: an epoch-seconds line before every sample line, none before totals" {
+# check_stamps: one -T line per interval, before its first CPU's line.
+check_stamps() {
+	local i
+	for i in "${!S_NEW[@]}"; do
+		expect_eq "${S_NEW[i]}" "$((i % NCPU == 0 ? 1 : 0))" \
+		    "a -T line right before sample line $((i + 1))" || return 1
+	done
+}
+
+@test "-T u: an epoch-seconds line before every interval, none before totals" {
 	local before after i
 	before=$(date +%s)
 	run --separate-stderr "$CPUSTAT" -T u -c cpu-clock 0.3 3
@@ -167,6 +176,8 @@ max_time() {
 	expect_status 0
 	parse_output -T u
 	check_intervals 3 0.3
+	check_stamps
+	expect_eq "$(grep -cE '^[0-9]+$' <<<"$output")" 3 "-T u lines"
 	for i in "${!S_TS[@]}"; do
 		expect_range "${S_TS[i]}" "$before" "$after" \
 		    "-T u stamp $((i + 1))"
@@ -179,10 +190,12 @@ max_time() {
 	run --separate-stderr "$CPUSTAT" --timestamp=u -c cpu-clock 0.1 1
 	expect_status 0
 	parse_output -T u
-	expect_eq "${#S_TS[@]}" "$NCPU" "stamps with --timestamp=u"
+	expect_eq "${#S_TS[@]}" "$NCPU" "sample lines with --timestamp=u"
+	expect_eq "$(grep -cE '^[0-9]+$' <<<"$output")" 1 \
+	    "stamps with --timestamp=u"
 }
 
-@test "-T d: a date(1)-style line before every sample line" {
+@test "-T d: a date(1)-style line before every interval" {
 	local before after i when
 	before=$(date +%s)
 	run --separate-stderr "$CPUSTAT" -T d -c cpu-clock 0.2 2
@@ -190,6 +203,8 @@ max_time() {
 	expect_status 0
 	parse_output -T d
 	check_intervals 2 0.2
+	check_stamps
+	expect_eq "$(grep -c ' UTC ' <<<"$output")" 2 "-T d lines"
 	for i in "${!S_TS[@]}"; do
 		when=$(date -d "${S_TS[i]}" +%s) ||
 		    fail_with "date(1) cannot read '${S_TS[i]}'"

@@ -593,8 +593,11 @@ cmd_runs() {
 	KILL_PIDS=()
 	expect_eq "$st" alive "the process that took the command's pid"
 	expect_eq "$WAIT_STATUS" 7 "exit status: the command's"
-	expect_eq "$(rows total | awk '{ print $2 }')" "$kid" \
-	    "the child's total line"
+	expect_eq "$(rows total | grep -v ' # tree$' | awk '{ print $2 }')" \
+	    "$kid" "the child's total line"
+	# -f: then the tree's, the command's pid and its two processes
+	expect_eq "$(rows total | grep ' # tree$' | awk '{ print $2, $3 }')" \
+	    "$cmd 2" "the tree's total line"
 }
 
 @test "cputrack killed (SIGKILL) after the release: the kernel kills the command too" {

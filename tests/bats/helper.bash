@@ -343,15 +343,19 @@ split_row() {
 
 # parse_output [-n] [-t] [-T u|d]: check every line of $output.  Without
 # -n the first line must be a title (kept in TITLE, checked against the
-# title grammar; the tests compare it exactly).  With -T each sample line
-# must follow a timestamp line, kept in S_TS.  Each sample and total line
+# title grammar; the tests compare it exactly).  With -T a timestamp line
+# comes before the first sample line of each interval (never before a
+# total); every sample line gets the last one in S_TS, and S_NEW is 1 for
+# a sample line right after a stamp, else 0.  Each sample and total line
 # is re-printed with the documented formats and must come out byte for
 # byte the same.  Fills:
-#	S_TIME S_CPU S_VALS S_NOTE S_TICK S_TS	one entry per sample line
+#	S_TIME S_CPU S_VALS S_NOTE S_TICK S_TS S_NEW
+#						one entry per sample line
 #	T_TIME T_NCPU T_VALS T_NOTE T_TICK	one entry per total line
 # (S_VALS/T_VALS entries are space-separated values, without the tick.)
 parse_output() {
-	local header=1 tick=0 ts= opt OPTIND=1 line want i=0 pending=
+	local header=1 tick=0 ts= opt OPTIND=1 line want i=0 stamp= fresh=0
+	local tswant=
 	local -a all
 	while getopts ntT: opt; do
 		case $opt in
@@ -362,7 +366,7 @@ parse_output() {
 		esac
 	done
 	TITLE=
-	S_TIME=() S_CPU=() S_VALS=() S_NOTE=() S_TICK=() S_TS=()
+	S_TIME=() S_CPU=() S_VALS=() S_NOTE=() S_TICK=() S_TS=() S_NEW=()
 	T_TIME=() T_NCPU=() T_VALS=() T_NOTE=() T_TICK=()
 	mapfile -t all <<<"$output"
 	[ -n "$output" ] || all=()
@@ -375,18 +379,17 @@ parse_output() {
 		    fail_with "line 1 is not a title: '$TITLE'" || return 1
 		i=1
 	fi
+	case $ts in
+	u) tswant='^[0-9]{9,}$' ;;
+	d) tswant='^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 1-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9] [A-Z]+ [0-9]{4}$' ;;
+	esac
 	for ((; i < ${#all[@]}; i++)); do
 		line=${all[i]}
-		if [ -n "$ts" ] && [ -z "$pending" ] &&
-		    ! [[ $line =~ ^\ *[0-9]+\.[0-9]{3}\ +[0-9]+\ +total\  ]]; then
-			pending=$line
-			case $ts in
-			u) want='^[0-9]{9,}$' ;;
-			d) want='^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 1-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9] [A-Z]+ [0-9]{4}$' ;;
-			esac
-			[[ $line =~ $want ]] ||
-			    fail_with "line $((i + 1)) is not a -T $ts" \
-			    "timestamp: '$line'" || return 1
+		if [ -n "$ts" ] && [[ $line =~ $tswant ]]; then
+			[ "$fresh" = 0 ] ||
+			    fail_with "line $((i + 1)): two -T lines in a row" ||
+			    return 1
+			stamp=$line fresh=1
 			continue
 		fi
 		split_row "$line" ||
@@ -407,11 +410,14 @@ parse_output() {
 		tick)
 			S_TIME+=("$R_TIME") S_CPU+=("$R_CPU")
 			S_VALS+=("${vals[*]}") S_NOTE+=("$R_NOTE")
-			S_TICK+=("$tk") S_TS+=("$pending")
-			pending=
+			S_TICK+=("$tk") S_TS+=("$stamp") S_NEW+=("$fresh")
+			[ -z "$ts" ] || [ -n "$stamp" ] ||
+			    fail_with "line $((i + 1)): a sample line before" \
+			    "any -T line" || return 1
+			fresh=0
 			;;
 		total)
-			[ -z "$pending" ] ||
+			[ "$fresh" = 0 ] ||
 			    fail_with "a -T line before a total line" ||
 			    return 1
 			T_TIME+=("$R_TIME") T_NCPU+=("$R_CPU")
@@ -424,7 +430,7 @@ parse_output() {
 			;;
 		esac
 	done
-	[ -z "$pending" ] ||
+	[ "$fresh" = 0 ] ||
 	    fail_with "a -T line is not followed by a sample line" ||
 	    return 1
 	# Totals come last: the last ${#T_TIME[@]} lines are the totals.

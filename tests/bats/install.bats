@@ -192,3 +192,28 @@ EOF
 	    -I"$STAGE/usr/include" -o "$dir/both2" "$dir/both.c" $flags
 	expect_status 0
 }
+
+@test "install: cpcplot, cpcplot(1), and the JSON Schema that a --format=json run meets" {
+	requires root
+	stage || return 1
+	local schema=$STAGE/usr/share/cpc-tools/output.schema.json
+	[ -x "$STAGE/usr/bin/cpcplot" ] || fail_with "cpcplot was not installed"
+	[ -e "$STAGE/usr/share/man/man1/cpcplot.1" ] ||
+	    fail_with "cpcplot.1 was not installed"
+	[ -e "$schema" ] || fail_with "the schema was not installed" || return 1
+	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
+	    skip "needs python3-jsonschema (install-deps)"
+	run --separate-stderr timeout 20 "$CPUSTAT" --format=json \
+	    -o "$BATS_TEST_TMPDIR/run.json" -c cpu-clock 0.1 1
+	expect_status 0
+	run /usr/bin/python3 -c 'import json, sys, jsonschema
+v = jsonschema.Draft7Validator(json.load(open(sys.argv[1])))
+n = 0
+for line in open(sys.argv[2]):
+    v.validate(json.loads(line))
+    n += 1
+print(n)' "$schema" "$BATS_TEST_TMPDIR/run.json"
+	expect_status 0
+	expect_eq "$output" "$(($(usable_cpus | wc -l) + 1))" \
+	    "objects validated (a tick per CPU, a total)"
+}

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * openmetrics.c - the OpenMetrics textfile: one counter family,
+ * cpustat_events (labels cpu, event) or cputrack_events (labels pid,
+ * command, event), whose samples are the counts since the start.
+ *
+ * cpustat adds each CPU's interval counts.  cputrack's lines are of two
+ * sorts: a thread's interval counts (tick, lwp_create, init_lwp), added
+ * to the process's running sum, and a process's totals (exit, exec, and
+ * total at release), which hold everything since its start or last exec
+ * and so replace that sum: a series is base + running, where base keeps
+ * the totals before the last exec.  A process that execs a new command
+ * starts a new series (other labels); the old one stays with its last
+ * value, as do the series of processes that ended.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "errh.h"
+#include "openmetrics.h"
+
+struct om_series {
+	long		 os_key;	/* the CPU or the pid */
+	char		*os_comm;	/* cputrack: the command */
+	uint64_t	*os_base;	/* per column */
+	uint64_t	*os_run;
+	int		*os_has;
+};
+
+struct om_proc {
+	long		 op_pid;
+	int		 op_cur;	/* its series now */
+	char		*op_comm;	/* as forked, before its first row */
+};
+
+struct om {
+	char		*om_path;
+	int		 om_track;
+	char		*om_comm;	/* the first process's command */
+	struct om_series *om_ser;
+	int		 om_nser;
+	struct om_proc	*om_procs;
+	int		 om_nprocs;
+	int		 om_failed;	/* a column array could not be made */
+};
+
+struct om *
+om_create(const char *path, int track, const char *comm)
+{
+	struct om *om;
+
+	if ((om = calloc(1, sizeof(*om))) == NULL)
+		return NULL;
+	om->om_track = track;
+	if ((om->om_path = strdup(path)) == NULL ||
+	    (om->om_comm = strdup(comm != NULL ? comm : "")) == NULL) {
+		om_destroy(om);
+		return NULL;
+	}
+	return om;
+}
+
+void
+om_destroy(struct om *om)
+{
+	int i;
+
+	if (om == NULL)
+		return;
+	for (i = 0; i < om->om_nser; i++) {
+		free(om->om_ser[i].os_comm);
+		free(om->om_ser[i].os_base);
+		free(om->om_ser[i].os_run);
+		free(om->om_ser[i].os_has);
+	}
+	for (i = 0; i < om->om_nprocs; i++)
+		free(om->om_procs[i].op_comm);
+	free(om->om_ser);
+	free(om->om_procs);
+	free(om->om_path);
+	free(om->om_comm);
+	free(om);
+}
+
+/* The series of key (and comm), made when new; -1 out of memory. */
+static int
+series(struct om *om, const struct fmt *f, long key, const char *comm)
+{
+	struct om_series *s;
+	int i, n = fmt_ncols(f) + 1;
+
+	for (i = 0; i < om->om_nser; i++)
+		if (om->om_ser[i].os_key == key && (comm == NULL ||
+		    strcmp(om->om_ser[i].os_comm, comm) == 0))
+			return i;
+	if ((s = realloc(om->om_ser, (om->om_nser + 1) * sizeof(*s))) == NULL)
+		return -1;
+	om->om_ser = s;
+	s = &s[om->om_nser];
+	memset(s, 0, sizeof(*s));
+	s->os_key = key;
+	s->os_base = calloc(n, sizeof(*s->os_base));
+	s->os_run = calloc(n, sizeof(*s->os_run));
+	s->os_has = calloc(n, sizeof(*s->os_has));
+	s->os_comm = comm != NULL ? strdup(comm) : NULL;
+	om->om_nser++;
+	if (s->os_base == NULL || s->os_run == NULL || s->os_has == NULL ||
+	    (comm != NULL && s->os_comm == NULL))
+		return -1;
+	return om->om_nser - 1;
+}
+
+static struct om_proc *
+proc(struct om *om, long pid)
+{
+	struct om_proc *p;
+	int i;
+
+	for (i = 0; i < om->om_nprocs; i++)
+		if (om->om_procs[i].op_pid == pid)
+			return &om->om_procs[i];
+	p = realloc(om->om_procs, (om->om_nprocs + 1) * sizeof(*p));
+	if (p == NULL)
+		return NULL;
+	om->om_procs = p;
+	p = &p[om->om_nprocs++];
+	p->op_pid = pid;
+	p->op_cur = -1;
+	p->op_comm = NULL;
+	return p;
+}
+
+/* The current series of pid: its command as forked, or the first's. */
+static int
+proc_series(struct om *om, const struct fmt *f, long pid)
+{
+	struct om_proc *p = proc(om, pid);
+
+	if (p == NULL)
+		return -1;
+	if (p->op_cur < 0)
+		p->op_cur = series(om, f, pid, p->op_comm != NULL ?
+		    p->op_comm : om->om_comm);
+	return p->op_cur;
+}
+
+/*
+ * The command label of an exec's command line: its first word's last
+ * path component, as the first command's (a name, as in ps -o comm).
+ */
+static char *
+command_name(const char *line)
+{
+	size_t n = strcspn(line, " ");
+	const char *s = line;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (line[i] == '/' && i + 1 < n)
+			s = line + i + 1;
+	return strndup(s, n - (size_t)(s - line));
+}
+
+/* A fork (the child takes the command) or an exec (a new series). */
+static int
+track_note(struct om *om, const struct fmt *f, const struct fmt_row *r)
+{
+	struct om_proc *p;
+	char *comm;
+	int cur;
+
+	if (r->fr_child > 0) {
+		if ((cur = proc_series(om, f, r->fr_pid)) < 0 ||
+		    (p = proc(om, r->fr_child)) == NULL)
+			return -1;
+		free(p->op_comm);
+		p->op_comm = strdup(om->om_ser[cur].os_comm);
+		return p->op_comm == NULL ? -1 : 0;
+	}
+	if ((p = proc(om, r->fr_pid)) == NULL ||
+	    (comm = command_name(r->fr_command)) == NULL)
+		return -1;
+	p->op_cur = series(om, f, r->fr_pid, comm);
+	free(comm);
+	return p->op_cur < 0 ? -1 : 0;
+}
+
+void
+om_row(struct om *om, const struct fmt *f, const struct fmt_row *r)
+{
+	struct om_series *s;
+	int i, c, si, delta, total;
+	const char *k = r->fr_kind;
+
+	delta = strcmp(k, "tick") == 0 || (om->om_track &&
+	    (strcmp(k, "lwp_create") == 0 || strcmp(k, "init_lwp") == 0));
+	total = om->om_track && !r->fr_tree && (strcmp(k, "exit") == 0 ||
+	    strcmp(k, "exec") == 0 || strcmp(k, "total") == 0);
+	if (om->om_track && r->fr_set < 0) {
+		if (track_note(om, f, r) != 0)
+			om->om_failed = 1;
+		return;
+	}
+	if (!delta && !total)
+		return;
+	si = om->om_track ? proc_series(om, f, r->fr_pid) :
+	    series(om, f, r->fr_cpu, NULL);
+	if (si < 0) {
+		om->om_failed = 1;
+		return;
+	}
+	s = &om->om_ser[si];
+	for (i = 0; i < fmt_nreqs(f, r->fr_set); i++) {
+		c = fmt_col(f, r->fr_set, i);
+		s->os_has[c] = 1;
+		if (delta) {
+			s->os_run[c] += r->fr_vals[i];
+		} else {
+			s->os_base[c] += r->fr_vals[i];
+			s->os_run[c] = 0;
+		}
+	}
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void
+label(FILE *fp, const char *name, const char *v)
+{
+	fprintf(fp, "%s=\"", name);
+	for (; *v != '\0'; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(fp, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", fp);
+		else
+			fputc(*v, fp);
+	}
+	fputc('"', fp);
+}
+
+static void
+write_series(FILE *fp, const struct om *om, const struct fmt *f)
+{
+	const char *fam = om->om_track ? "cputrack_events" : "cpustat_events";
+	const struct om_series *s;
+	int i, c;
+
+	fprintf(fp, "# TYPE %s counter\n", fam);
+	fprintf(fp, "# HELP %s Events counted since %s started, per %s.\n",
+	    fam, om->om_track ? "cputrack" : "cpustat",
+	    om->om_track ? "process" : "CPU");
+	for (i = 0; i < om->om_nser; i++) {
+		s = &om->om_ser[i];
+		for (c = 0; c < fmt_ncols(f); c++) {
+			if (!s->os_has[c])
+				continue;
+			fprintf(fp, "%s_total{", fam);
+			if (om->om_track) {
+				fprintf(fp, "pid=\"%ld\",", s->os_key);
+				label(fp, "command", s->os_comm);
+			} else {
+				fprintf(fp, "cpu=\"%ld\"", s->os_key);
+			}
+			fputc(',', fp);
+			label(fp, "event", fmt_colname(f, c));
+			fprintf(fp, "} %" PRIu64 "\n", s->os_base[c] +
+			    s->os_run[c]);
+		}
+	}
+	fputs("# EOF\n", fp);
+}
+
+/*
+ * Write the whole file beside its name and rename it over the name: a
+ * reader sees the old file or the new, never part of one.  (rename
+ * replaces a symbolic link at the name, and never follows it.)
+ */
+int
+om_write(struct om *om, const struct fmt *f)
+{
+	char *dup, *tmp;
+	const char *dir, *base;
+	FILE *fp = NULL;
+	int fd, rc = -1;
+
+	if (om->om_failed) {
+		errh_set("out of memory");
+		return -1;
+	}
+	if ((dup = strdup(om->om_path)) == NULL ||
+	    (tmp = malloc(strlen(om->om_path) + 16)) == NULL) {
+		free(dup);
+		errh_set("out of memory");
+		return -1;
+	}
+	base = strrchr(om->om_path, '/') != NULL ?
+	    strrchr(om->om_path, '/') + 1 : om->om_path;
+	dir = strrchr(om->om_path, '/') != NULL ? dirname(dup) : ".";
+	sprintf(tmp, "%s/.%s.XXXXXX", dir, base);
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		errh_set("cannot create a file in '%s': %s", dir,
+		    strerror(errno));
+		goto out_free;
+	}
+	if (fchmod(fd, 0644) != 0 || (fp = fdopen(fd, "w")) == NULL) {
+		errh_set("'%s': %s", tmp, strerror(errno));
+		close(fd);
+		goto out_unlink;
+	}
+	write_series(fp, om, f);
+	if (fflush(fp) != 0 || ferror(fp)) {
+		errh_set("cannot write '%s': %s", tmp, strerror(errno));
+		fclose(fp);
+		goto out_unlink;
+	}
+	fclose(fp);
+	if (rename(tmp, om->om_path) != 0) {
+		errh_set("cannot rename '%s' to '%s': %s", tmp, om->om_path,
+		    strerror(errno));
+		goto out_unlink;
+	}
+	rc = 0;
+	goto out_free;
+out_unlink:
+	(void)unlink(tmp);
+out_free:
+	free(tmp);
+	free(dup);
+	return rc;
+}

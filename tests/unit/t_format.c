@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * t_format.c - the machine-readable rows (common/format.c): the event
+ * columns of several sets, CSV quoting, JSON escaping, rows of another
+ * set's columns left empty, captured with open_memstream.  Table-driven;
+ * no counter is opened.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "strtoset.h"
+#include "tap.h"
+
+struct cols {
+	const char	*c_specs[3];	/* the -c sets, NULL-terminated */
+	unsigned	 c_flags;
+	int		 c_track;
+	const char	*c_header;	/* the CSV header row */
+};
+
+static const struct cols colrows[] = {
+	{ { "cpu-clock", NULL }, 0, 0,
+	  "time,cpu,kind,set,cpu-clock,enabled_ns,running_ns,scaled\n" },
+	/* the same name in two sets shares a column */
+	{ { "cpu-clock,cs", "cs,page-faults", NULL }, 0, 0,
+	  "time,cpu,kind,set,cpu-clock,cs,page-faults,enabled_ns,"
+	  "running_ns,scaled\n" },
+	/* twice in one set: #2; the second set reuses both */
+	{ { "pic0=cs,pic1=cs,sys1", "cs,cs", NULL }, FMT_EPOCH, 0,
+	  "time,cpu,kind,set,epoch,cs,cs#2,enabled_ns,running_ns,scaled\n" },
+	{ { "a,b", "b,c", "c,a" }, FMT_DATE, 0,
+	  "time,cpu,kind,set,date,a,b,c,enabled_ns,running_ns,scaled\n" },
+	{ { "syscalls:sys_enter_getpid", NULL }, 0, 1,
+	  "time,pid,lwp,kind,set,syscalls:sys_enter_getpid,enabled_ns,"
+	  "running_ns,scaled,note\n" },
+};
+
+struct rowcase {
+	const char	*r_name;
+	enum fmt_kind	 r_kind;
+	int		 r_track;
+	struct fmt_row	 r_row;
+	const char	*r_want;
+};
+
+static const uint64_t vals[] = { 7, 18446744073709551615ULL };
+
+/* Rows of the sets "x,y" and "y,z". */
+static const struct rowcase rowrows[] = {
+	{ "csv: the second set fills its columns, the quoted set",
+	  FMT_CSV, 0, { .fr_time = 1.5, .fr_kind = "tick", .fr_cpu = 3,
+	  .fr_set = 1, .fr_vals = vals, .fr_ena = 10, .fr_run = 5,
+	  .fr_scaled = 1 },
+	  "1.500,3,tick,\"y,z\",,7,18446744073709551615,10,5,1\n" },
+	{ "csv: a fork row of cputrack: empty set and values, the child",
+	  FMT_CSV, 1, { .fr_time = 0.25, .fr_kind = "fork", .fr_pid = 40,
+	  .fr_lwp = 41, .fr_set = -1, .fr_child = 42 },
+	  "0.250,40,41,fork,,,,,,,,42\n" },
+	{ "csv: an exec's command with a quote and a comma, quoted",
+	  FMT_CSV, 1, { .fr_kind = "exec", .fr_pid = 40, .fr_lwp = 40,
+	  .fr_set = -1, .fr_command = "sh -c \"a,b\"" },
+	  "0.000,40,40,exec,,,,,,,,\"sh -c \"\"a,b\"\"\"\n" },
+	{ "json: a cpustat total, numbers as numbers",
+	  FMT_JSON, 0, { .fr_time = 2, .fr_kind = "total", .fr_cpu = 2,
+	  .fr_ncpu = 2, .fr_set = 0, .fr_vals = vals, .fr_ena = 9,
+	  .fr_run = 9 },
+	  "{\"tool\":\"cpustat\",\"kind\":\"total\",\"time\":2.000,"
+	  "\"cpus\":2,\"set\":\"x,y\",\"set_index\":0,\"counts\":{\"x\":7,"
+	  "\"y\":18446744073709551615},\"enabled_ns\":9,\"running_ns\":9,"
+	  "\"scaled\":false}\n" },
+	{ "json: control bytes, quotes and backslashes escaped",
+	  FMT_JSON, 1, { .fr_kind = "exec", .fr_pid = 5, .fr_lwp = 6,
+	  .fr_set = -1, .fr_command = "a\"b\\c\nd\te\001" },
+	  "{\"tool\":\"cputrack\",\"kind\":\"exec\",\"time\":0.000,"
+	  "\"pid\":5,\"lwp\":6,\"command\":\"a\\\"b\\\\c\\nd\\te\\u0001\"}\n" },
+	{ "json: never counted",
+	  FMT_JSON, 1, { .fr_kind = "tick", .fr_pid = 5, .fr_lwp = 5,
+	  .fr_set = 1, .fr_vals = vals, .fr_ena = 4, .fr_scaled = 3 },
+	  "{\"tool\":\"cputrack\",\"kind\":\"tick\",\"time\":0.000,"
+	  "\"pid\":5,\"lwp\":5,\"set\":\"y,z\",\"set_index\":1,\"counts\":"
+	  "{\"y\":7,\"z\":18446744073709551615},\"enabled_ns\":4,"
+	  "\"running_ns\":0,\"scaled\":true,\"not_counted\":true}\n" },
+};
+
+static int
+parse_all(const char *const *texts, struct spec *sp, int *n)
+{
+	char err[256];
+
+	for (*n = 0; *n < 3 && texts[*n] != NULL; (*n)++)
+		if (spec_parse(texts[*n], 64, NULL, &sp[*n], err,
+		    sizeof(err)) != 0) {
+			tap_ok(0, "parse '%s': %s", texts[*n], err);
+			return -1;
+		}
+	return 0;
+}
+
+static void
+free_all(struct spec *sp, int n)
+{
+	while (n-- > 0)
+		spec_free(&sp[n]);
+}
+
+static void
+test_columns(void)
+{
+	struct spec sp[3];
+	struct fmt *f;
+	char *buf;
+	size_t len, i;
+	FILE *fp;
+	int n;
+
+	for (i = 0; i < sizeof(colrows) / sizeof(*colrows); i++) {
+		const struct cols *t = &colrows[i];
+
+		if (parse_all(t->c_specs, sp, &n) != 0)
+			continue;
+		fp = open_memstream(&buf, &len);
+		f = fmt_create(FMT_CSV, t->c_track ? FMT_CPUTRACK :
+		    FMT_CPUSTAT, fp, NULL, sp, n, t->c_flags, NULL);
+		if (!tap_ok(f != NULL, "fmt_create (%s)", t->c_specs[0]))
+			continue;
+		fmt_header(f);
+		fclose(fp);
+		tap_str(buf, t->c_header, t->c_specs[0]);
+		free(buf);
+		fmt_destroy(f);
+		free_all(sp, n);
+	}
+}
+
+static void
+test_rows(void)
+{
+	static const char *const texts[] = { "x,y", "y,z", NULL };
+	struct spec sp[3];
+	struct fmt *f;
+	char *buf;
+	size_t len, i;
+	FILE *fp;
+	int n;
+
+	if (parse_all(texts, sp, &n) != 0)
+		return;
+	for (i = 0; i < sizeof(rowrows) / sizeof(*rowrows); i++) {
+		const struct rowcase *t = &rowrows[i];
+		struct fmt_row r = t->r_row;
+
+		fp = open_memstream(&buf, &len);
+		f = fmt_create(t->r_kind, t->r_track ? FMT_CPUTRACK :
+		    FMT_CPUSTAT, fp, NULL, sp, n, 0, NULL);
+		if (!tap_ok(f != NULL, "fmt_create (%s)", t->r_name))
+			continue;
+		fmt_row(f, &r);
+		fclose(fp);
+		tap_str(buf, t->r_want, t->r_name);
+		free(buf);
+		fmt_destroy(f);
+	}
+	free_all(sp, n);
+}
+
+static void
+test_parse(void)
+{
+	enum fmt_kind k = FMT_TEXT;
+
+	tap_ok(fmt_parse("openmetrics", &k) && k == FMT_OPENMETRICS,
+	    "fmt_parse openmetrics");
+	tap_ok(fmt_parse("csv", &k) && k == FMT_CSV, "fmt_parse csv");
+	tap_ok(!fmt_parse("CSV", &k) && !fmt_parse("", &k) &&
+	    !fmt_parse("jsonx", &k), "fmt_parse refuses CSV, '' and jsonx");
+}
+
+int
+main(void)
+{
+	test_columns();
+	test_rows();
+	test_parse();
+	return tap_done();
+}
