@@ -156,8 +156,8 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	free(cc.cc_texts);
 	o->o_out = stdout;
 	if (outname != NULL && (o->o_out = fopen(outname, "we")) == NULL)
-		err(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
-		    "writing", outname);
+		cli_errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
+		    "writing: %s", outname, strerror(errno));
 }
 
 int

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
+#include "msgsafe.h"
 #include "output.h"
 #include "setgrp.h"
 
@@ -81,26 +82,28 @@ warnmsg(const char *fmt, ...)
 static void
 warnmsg(const char *fmt, ...)
 {
+	char msg[CPC_MSG_MAX];
 	va_list ap;
 
 	fflush(T.out);
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s: %s\n", progname,
+	    cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
+/* libpctx's messages (the command's name in them) made safe to print. */
 static void
 pctx_errfn(const char *fn, const char *fmt, va_list ap)
 {
+	char msg[CPC_MSG_MAX];
+
 	fflush(T.out);
+	cpc_vmsgsafe(msg, sizeof(msg), fmt, ap);
 	if (T.o != NULL && T.o->o_debug)
-		fprintf(stderr, "%s: pctx_%s: ", progname, fn);
+		fprintf(stderr, "%s: pctx_%s: %s\n", progname, fn, msg);
 	else
-		fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(stderr, "%s: %s\n", progname, msg);
 }
 
 /*
