@@ -58,7 +58,10 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c
+# the -C CPU list syntax; hints for options perf users type
+COMMON_SRC	+= common/cpulist.c common/hints.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
+CPUSTAT_SRC	+= cpustat/cpus.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "caps.h"
 #include "errh.h"
+#include "hints.h"
 #include "listev.h"
 #include "msgsafe.h"
 
@@ -169,7 +170,8 @@ int
 cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
     void (*usage)(FILE *), int failstatus)
 {
-	const char **nt;
+	const char **nt, *hint;
+	char msg[CPC_MSG_MAX];
 
 	switch (ch) {
 	case 'c':
@@ -198,8 +200,15 @@ cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
 		exit(0);
 	case ':':
 	case '?':
+		/* perf's -e and the like, given without their argument */
+		if (ch == ':' && (hint = hint_option(cpc, cli_prog, optopt,
+		    NULL, msg, sizeof(msg))) != NULL)
+			cli_usage_error("%s", hint);
 		option_error(ch, argv[optind - 1]);
 	}
+	if ((hint = hint_option(cpc, cli_prog, ch, optarg, msg,
+	    sizeof(msg))) != NULL)
+		cli_usage_error("%s", hint);
 	return 0;
 }
 

@@ -48,8 +48,9 @@ void	cli_raise_nofile(void);
 
 /*
  * The options both tools have, as getopt_long returns them: -c (kept in
- * order), -D, -h, --help ('H'), --list-events ('L'), --version ('V'), and
- * the errors ':' and '?'.
+ * order), -D, -h, --help ('H'), --list-events ('L'), --version ('V'), the
+ * errors ':' and '?', and perf's options that are refused with a hint
+ * (hints.h).
  */
 struct cli_common {
 	const char	**cc_texts;	/* the -c arguments */

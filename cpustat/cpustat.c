@@ -19,7 +19,9 @@
 #include "cli.h"
 #include "cpustat.h"
 #include "errh.h"
+#include "hints.h"
 #include "listev.h"
+#include "msgsafe.h"
 #include "output.h"
 #include "timefmt.h"
 
@@ -29,11 +31,12 @@
 const char *progname = "cpustat";
 
 static const char synopsis[] =
-    "[-c events [-c events]...] [-p period] [-T u|d]\n"
-    "\t\t[-sntDh] [interval [count]]";
+    "[-c events [-c events]...] [-C cpulist] [-p period]\n"
+    "\t\t[-T u|d] [-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
+	{ "cpus",	required_argument,	NULL, 'C' },
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "period",	required_argument,	NULL, 'p' },
@@ -43,6 +46,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'H' },
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
+	HINT_LONGOPTS('e'),
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -53,6 +57,8 @@ print_usage(FILE *fp)
 	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
+	    "\t-C cpulist\tcount only these CPUs (0,2-3: the kernel's list\n"
+	    "\t\t\tsyntax; each online when cpustat starts)\n"
 	    "\t-n\t\tsuppress the title line\n"
 	    "\t-p period\tcycle through the sets once every period seconds\n"
 	    "\t-s\t\trun a soaker thread per CPU while a set counts only\n"
@@ -67,8 +73,9 @@ print_usage(FILE *fp)
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
-	    "\tLong options: --events=EVENTS --no-header --period=SECONDS\n"
-	    "\t--soak --tsc --timestamp=u|d --debug --help --version\n"
+	    "\tLong options: --events=EVENTS --cpus=CPULIST --no-header\n"
+	    "\t--period=SECONDS --soak --tsc --timestamp=u|d --debug --help\n"
+	    "\t--version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -104,14 +111,19 @@ static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 {
 	struct cli_common cc = { 0 };
+	const char *cpulist = NULL, *period = NULL, *hint;
+	char msg[CPC_MSG_MAX];
 	int ch, i;
 
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:e:" HINT_OPTSTRING, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'C':
+			cpulist = optarg;
+			break;
 		case 'n':
 			o->o_noheader = 1;
 			break;
@@ -129,6 +141,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 		case 'p':
 			o->o_period = cli_seconds("period", optarg, 0,
 			    MAX_INTERVAL);
+			period = optarg;
 			break;
 		default:
 			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage, 1);
@@ -143,6 +156,14 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	free(cc.cc_texts);
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
+	/* perf's -p PID: say so, and run as Solaris would */
+	if (period != NULL && (hint = hint_period(period, o->o_nspecs, msg,
+	    sizeof(msg))) != NULL)
+		cli_warnx("%s", hint);
+	if (cpulist != NULL)
+		cpus_from_list(cpulist, &o->o_cpus);
+	else
+		cpus_default(&o->o_cpus);
 }
 
 static void

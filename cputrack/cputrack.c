@@ -18,7 +18,9 @@
 #include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
+#include "hints.h"
 #include "listev.h"
+#include "msgsafe.h"
 #include "output.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
@@ -44,6 +46,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'H' },
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
+	HINT_LONGOPTS(HINT_EVENT),
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -86,12 +89,13 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 {
 	struct cli_common cc = { 0 };
 	const char *outname = NULL;
+	char hint[CPC_MSG_MAX];
 	int ch, i;
 	double secs = 1.0;
 
 	opterr = 0;
 	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v" HINT_OPTSTRING, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -149,7 +153,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		cli_usage_error("both a command ('%s') and -p %d: choose one",
 		    o->o_argv[0], (int)o->o_pid);
 	if (cc.cc_ntexts == 0)
-		cli_usage_error("no events: give at least one -c");
+		cli_usage_error("no events: give at least one -c%s",
+		    o->o_followexec ? hint_cputrack_e(cpc, o->o_argv != NULL ?
+		    o->o_argv[0] : NULL, hint, sizeof(hint)) : "");
 	for (i = 0; i < cc.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
 		    o->o_pid ? 1 : EXIT_OWNFAIL);
