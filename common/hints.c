@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,13 +197,34 @@ hint_option(cpc_t *cpc, const char *tool, int ch, const char *arg,
 	return NULL;
 }
 
+/*
+ * The events of -c text are known names (this machine may still lack
+ * them): a command's name is not taken for perf's event list.
+ */
+static int
+known_events(cpc_t *cpc, const char *text)
+{
+	struct spec sp;
+	cpc_set_t *set;
+	char msg[256];
+	int known;
+
+	if (spec_parse_cpc(cpc, text, &sp, msg, sizeof(msg)) != 0)
+		return 0;
+	set = spec_build(cpc, &sp);
+	known = set != NULL || errno != EINVAL;
+	cpc_set_destroy(cpc, set);
+	spec_free(&sp);
+	return known;
+}
+
 const char *
 hint_cputrack_e(cpc_t *cpc, const char *operand, char *buf, size_t len)
 {
 	char spell[512];
 
 	if (operand != NULL && hint_perf_events(cpc, operand, spell,
-	    sizeof(spell)) == 0)
+	    sizeof(spell)) == 0 && known_events(cpc, spell))
 		snprintf(buf, len, "; -e follows exec(2) here (perf's -e '%s' "
 		    "is -c '%s')", operand, spell);
 	else

@@ -40,7 +40,8 @@ const char *hint_option(cpc_t *cpc, const char *tool, int ch,
 	    const char *arg, char *buf, size_t len);
 /*
  * cputrack without -c, given -e: what it is told beside "no events", into
- * buf (operand: the first operand, perf's event list if it was one).
+ * buf (operand: the first operand, perf's event list if it was one: its
+ * -c spelling is shown when it names known events, not a command).
  */
 const char *hint_cputrack_e(cpc_t *cpc, const char *operand, char *buf,
 	    size_t len);

@@ -147,15 +147,18 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		    o->o_count);
 	if (optind < argc)
 		o->o_argv = argv + optind;
+	/* perf's -e EVENTS (with -p too): first say what -e is here */
+	if (cc.cc_ntexts == 0 && o->o_followexec)
+		cli_usage_error("no events: give at least one -c%s",
+		    hint_cputrack_e(cpc, o->o_argv != NULL ? o->o_argv[0] :
+		    NULL, hint, sizeof(hint)));
 	if (o->o_argv == NULL && o->o_pid == 0)
 		cli_usage_error("no command to run and no -p pid");
 	if (o->o_argv != NULL && o->o_pid != 0)
 		cli_usage_error("both a command ('%s') and -p %d: choose one",
 		    o->o_argv[0], (int)o->o_pid);
 	if (cc.cc_ntexts == 0)
-		cli_usage_error("no events: give at least one -c%s",
-		    o->o_followexec ? hint_cputrack_e(cpc, o->o_argv != NULL ?
-		    o->o_argv[0] : NULL, hint, sizeof(hint)) : "");
+		cli_usage_error("no events: give at least one -c");
 	for (i = 0; i < cc.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
 		    o->o_pid ? 1 : EXIT_OWNFAIL);
