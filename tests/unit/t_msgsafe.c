@@ -156,6 +156,29 @@ test_libcpc(cpc_t *cpc)
 	cpc_set_destroy(cpc, set);
 }
 
+static char v1msg[2048];
+
+static void
+keep_v1(const char *fn, const char *fmt, va_list ap)
+{
+	(void)fn;
+	vsnprintf(v1msg, sizeof(v1msg), fmt, ap);
+}
+
+/* The v1 layer's own messages (cpc_seterrfn) are made safe too. */
+static void
+test_v1(void)
+{
+	cpc_event_t ev;
+
+	cpc_seterrfn(keep_v1);
+	tap_ok(cpc_strtoevent(cpc_getcpuver(), "cpu-clock,\033x=1", &ev) != 0,
+	    "cpc_strtoevent refuses an attribute with ESC");
+	tap_ok(strchr(v1msg, '\033') == NULL && strstr(v1msg, "\\ex") !=
+	    NULL, "the v1 handler's message escapes it: %s", v1msg);
+	cpc_seterrfn(NULL);
+}
+
 int
 main(void)
 {
@@ -172,5 +195,6 @@ main(void)
 	}
 	test_libcpc(cpc);
 	cpc_close(cpc);
+	test_v1();
 	return tap_done();
 }
