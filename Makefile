@@ -64,6 +64,9 @@ COMMON_SRC	= common/args.c common/errh.c \
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c
+# the -C CPU list syntax; hints for options perf users type
+COMMON_SRC	+= common/cpulist.c common/hints.c
+CPUSTAT_SRC	+= cpustat/cpus.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \

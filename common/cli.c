@@ -17,7 +17,9 @@
 #include "cli.h"
 #include "caps.h"
 #include "errh.h"
+#include "hints.h"
 #include "listev.h"
+#include "msgsafe.h"
 
 static const char *cli_prog = "cpc-tools";
 static const char *cli_synopsis = "";
@@ -32,15 +34,38 @@ cli_init(const char *prog, const char *synopsis)
 void
 cli_usage_error(const char *fmt, ...)
 {
+	char msg[CPC_MSG_MAX];
 	va_list ap;
 
 	if (fmt != NULL) {
 		va_start(ap, fmt);
-		vwarnx(fmt, ap);
+		warnx("%s", cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
 		va_end(ap);
 	}
 	fprintf(stderr, "usage: %s %s\n", cli_prog, cli_synopsis);
 	exit(2);
+}
+
+void
+cli_warnx(const char *fmt, ...)
+{
+	char msg[CPC_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	warnx("%s", cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
+	va_end(ap);
+}
+
+void
+cli_errx(int status, const char *fmt, ...)
+{
+	char msg[CPC_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	errx(status, "%s", cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
+	va_end(ap);
 }
 
 double
@@ -99,7 +124,7 @@ cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs, const char *text,
 	if ((set = spec_build(cpc, &s[*nspecs - 1])) == NULL) {
 		/* A wrong name is a usage error; a machine that cannot is not. */
 		if (errno != EINVAL)
-			errx(failstatus, "-c '%s': %s", text, errh_last());
+			cli_errx(failstatus, "-c '%s': %s", text, errh_last());
 		cli_usage_error("-c '%s': %s", text, errh_last());
 	}
 	cpc_set_destroy(cpc, set);
@@ -146,7 +171,8 @@ int
 cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
     void (*usage)(FILE *), int failstatus)
 {
-	const char **nt;
+	const char **nt, *hint;
+	char msg[CPC_MSG_MAX];
 
 	switch (ch) {
 	case 'c':
@@ -175,8 +201,15 @@ cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
 		exit(0);
 	case ':':
 	case '?':
+		/* perf's -e and the like, given without their argument */
+		if (ch == ':' && (hint = hint_option(cpc, cli_prog, optopt,
+		    NULL, msg, sizeof(msg))) != NULL)
+			cli_usage_error("%s", hint);
 		option_error(ch, argv[optind - 1]);
 	}
+	if ((hint = hint_option(cpc, cli_prog, ch, optarg, msg,
+	    sizeof(msg))) != NULL)
+		cli_usage_error("%s", hint);
 	return 0;
 }
 

@@ -14,9 +14,20 @@
 
 /* The tool's name and its one-line synopsis, for usage errors. */
 void	cli_init(const char *prog, const char *synopsis);
-/* "prog: message" (when fmt), the synopsis, exit 2. */
+/*
+ * "prog: message" (when fmt; made safe to print, msgsafe.h), the
+ * synopsis, exit 2.
+ */
 void	cli_usage_error(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));
+/*
+ * errx(3) with the message made safe to print (msgsafe.h): for every
+ * message that quotes the command line.
+ */
+void	cli_errx(int status, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3), noreturn));
+/* warnx(3) the same way. */
+void	cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A number of seconds from lo to hi, or a usage error naming what. */
 double	cli_seconds(const char *what, const char *arg, double lo, double hi);
 /* A whole number from lo to hi, or a usage error naming what. */
@@ -38,8 +49,9 @@ void	cli_raise_nofile(void);
 
 /*
  * The options both tools have, as getopt_long returns them: -c (kept in
- * order), -D, -h, --help ('H'), --list-events ('L'), --version ('V'), and
- * the errors ':' and '?'.
+ * order), -D, -h, --help ('H'), --list-events ('L'), --version ('V'), the
+ * errors ':' and '?', and perf's options that are refused with a hint
+ * (hints.h).
  */
 struct cli_common {
 	const char	**cc_texts;	/* the -c arguments */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "errh.h"
+#include "msgsafe.h"
 
 static __thread char last[1024];
 static int errh_debug;
@@ -56,6 +57,6 @@ errh_set(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last, sizeof(last), fmt, ap);
+	cpc_vmsgsafe(last, sizeof(last), fmt, ap);
 	va_end(ap);
 }

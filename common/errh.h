@@ -16,7 +16,10 @@ int		 errh_debugging(void);
 /* The calling thread's last libcpc message, "" when none; then clear. */
 const char	*errh_last(void);
 void		 errh_clear(void);
-/* Keep a message of the tool's own (for errors found in common/). */
+/*
+ * Keep a message of the tool's own (for errors found in common/), made
+ * safe to print (msgsafe.h) as libcpc's are.
+ */
 void		 errh_set(const char *fmt, ...)
 		    __attribute__((format(printf, 1, 2)));
 

@@ -62,7 +62,7 @@ listev_print(FILE *fp, cpc_t *cpc, const char *pattern, int percpu)
 	}
 	if (n == 0) {
 		if (pattern != NULL && pattern[0] != '\0')
-			warnx("no event name matches '%s'", pattern);
+			cli_warnx("no event name matches '%s'", pattern);
 		else
 			warnx("no events to list");
 		return 1;

@@ -20,8 +20,10 @@
 #include "cli.h"
 #include "cpustat.h"
 #include "errh.h"
+#include "hints.h"
 #include "listev.h"
 #include "outfile.h"
+#include "msgsafe.h"
 #include "output.h"
 #include "timefmt.h"
 
@@ -32,12 +34,13 @@
 const char *progname = "cpustat";
 
 static const char synopsis[] =
-    "[-c events [-c events]...] [-p period] [-T u|d]\n"
-    "\t\t[-o file] [--format=text|csv|json|openmetrics]\n"
+    "[-c events [-c events]...] [-C cpulist] [-p period]\n"
+    "\t\t[-T u|d] [-o file] [--format=text|csv|json|openmetrics]\n"
     "\t\t[-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
+	{ "cpus",	required_argument,	NULL, 'C' },
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
@@ -49,6 +52,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'H' },
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
+	HINT_LONGOPTS('e'),
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -59,6 +63,8 @@ print_usage(FILE *fp)
 	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
+	    "\t-C cpulist\tcount only these CPUs (0,2-3: the kernel's list\n"
+	    "\t\t\tsyntax; each online when cpustat starts)\n"
 	    "\t-n\t\tsuppress the title line\n"
 	    "\t-p period\tcycle through the sets once every period seconds\n"
 	    "\t-s\t\trun a soaker thread per CPU while a set counts only\n"
@@ -81,9 +87,9 @@ print_usage(FILE *fp)
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
-	    "\tLong options: --events=EVENTS --no-header --period=SECONDS\n"
-	    "\t--soak --tsc --timestamp=u|d --output=FILE --format=FORMAT\n"
-	    "\t--debug --help --version\n"
+	    "\tLong options: --events=EVENTS --cpus=CPULIST --no-header\n"
+	    "\t--period=SECONDS --soak --tsc --timestamp=u|d --output=FILE\n"
+	    "\t--format=FORMAT --debug --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -133,7 +139,7 @@ open_output(struct opts *o)
 	}
 	if (o->o_outname != NULL && (o->o_out = outfile_open(o->o_outname,
 	    msg, sizeof(msg))) == NULL)
-		errx(1, "cannot open '%s' for writing: %s", o->o_outname,
+		cli_errx(1, "cannot open '%s' for writing: %s", o->o_outname,
 		    msg);
 }
 
@@ -141,14 +147,20 @@ static void
 parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 {
 	struct cli_common cc = { 0 };
+	const char *cpulist = NULL, *period = NULL, *hint;
+	char msg[CPC_MSG_MAX];
 	int ch, i;
 
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:o:", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:o:e:"
+	    HINT_OPTSTRING, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'C':
+			cpulist = optarg;
+			break;
 		case 'n':
 			o->o_noheader = 1;
 			break;
@@ -174,6 +186,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 		case 'p':
 			o->o_period = cli_seconds("period", optarg, 0,
 			    MAX_INTERVAL);
+			period = optarg;
 			break;
 		default:
 			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage, 1);
@@ -188,6 +201,14 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	free(cc.cc_texts);
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
+	/* perf's -p PID: say so, and run as Solaris would */
+	if (period != NULL && (hint = hint_period(period, o->o_nspecs, msg,
+	    sizeof(msg))) != NULL)
+		cli_warnx("%s", hint);
+	if (cpulist != NULL)
+		cpus_from_list(cpulist, &o->o_cpus);
+	else
+		cpus_default(&o->o_cpus);
 	open_output(o);
 }
 

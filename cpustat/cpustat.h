@@ -5,6 +5,7 @@
 #ifndef CPUSTAT_H
 #define CPUSTAT_H
 
+#include <sched.h>
 #include <stdio.h>
 #include <libcpc.h>
 
@@ -26,6 +27,7 @@ struct opts {
 	FILE		*o_out;		/* -o, or stdout */
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
+	cpu_set_t	 o_cpus;	/* the CPUs to measure (-C, or all) */
 };
 
 /* One CPU's counts of one interval. */
@@ -43,7 +45,7 @@ struct sample {
 
 extern const char *progname;
 
-/* Sample every online CPU as o asks; returns the exit status. */
+/* Sample the CPUs of o->o_cpus as o asks; returns the exit status. */
 int	run(cpc_t *cpc, const struct opts *o);
 
 /*
@@ -60,5 +62,17 @@ void	rep_sample(const struct sample *s);
 /* A total line: set's sums over ncpu CPUs, stamped t. */
 void	rep_total(cpc_t *cpc, int set, int ncpu, hrtime_t t, cpc_buf_t *acc);
 int	rep_flush(void);
+
+/* cpus.c */
+/* CPU id is online (1) or not (0); 1 when the kernel does not say. */
+int	cpu_online(int id);
+/* Every online CPU of our affinity mask (cpustat without -C). */
+void	cpus_default(cpu_set_t *set);
+/*
+ * The CPUs of a -C list: a usage error when it is not a CPU list or names
+ * a CPU the machine does not have, exit 1 when one is offline or outside
+ * our affinity mask.
+ */
+void	cpus_from_list(const char *list, cpu_set_t *set);
 
 #endif

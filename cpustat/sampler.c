@@ -273,23 +273,6 @@ bind_cur(struct cpu *c)
 	return 0;
 }
 
-static int
-cpu_online(int id)
-{
-	char path[64];
-	FILE *f;
-	int v = 1;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-	    id);
-	if ((f = fopen(path, "r")) == NULL)
-		return 1;		/* cpu0 often has no such file */
-	if (fscanf(f, "%d", &v) != 1)
-		v = 1;
-	fclose(f);
-	return v;
-}
-
 /*
  * Did the read (reading) or bind that just failed fail because the CPU
  * went away?  While it is offline, whatever failed failed for that.  When
@@ -688,20 +671,17 @@ sig_ignored(int sig)
 	return sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN;
 }
 
-/* The CPUs we may run on and that are online, ascending. */
+/* The CPUs of o->o_cpus, ascending. */
 static int
-list_cpus(struct cpu **out)
+list_cpus(const struct opts *o, struct cpu **out)
 {
-	cpu_set_t mask;
 	struct cpu *cpus;
 	int i, n = 0;
 
-	if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
-		err(1, "sched_getaffinity");
-	if ((cpus = calloc(CPU_COUNT(&mask), sizeof(*cpus))) == NULL)
+	if ((cpus = calloc(CPU_COUNT(&o->o_cpus) + 1, sizeof(*cpus))) == NULL)
 		err(1, "out of memory");
 	for (i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &mask) && cpu_online(i))
+		if (CPU_ISSET(i, &o->o_cpus))
 			cpus[n++].c_id = i;
 	*out = cpus;
 	return n;
@@ -759,7 +739,7 @@ run(cpc_t *cpc, const struct opts *o)
 	if (g_rest < 0)
 		g_rest = 0;
 	g_count = o->o_count * (o->o_period > 0 ? (unsigned)cycle : 1);
-	ncpu = list_cpus(&cpus);
+	ncpu = list_cpus(o, &cpus);
 	g_cpus = cpus;
 	g_ncpu = ncpu;
 	if ((g_stopfd = eventfd(0, EFD_CLOEXEC)) < 0)

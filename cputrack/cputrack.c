@@ -19,7 +19,9 @@
 #include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
+#include "hints.h"
 #include "listev.h"
+#include "msgsafe.h"
 #include "outfile.h"
 #include "output.h"
 
@@ -49,6 +51,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'H' },
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
+	HINT_LONGOPTS(HINT_EVENT),
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -108,7 +111,7 @@ open_output(struct topts *o, const char *outname)
 	}
 	if (outname != NULL &&
 	    (o->o_out = outfile_open(outname, msg, sizeof(msg))) == NULL)
-		errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
+		cli_errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
 		    "writing: %s", outname, msg);
 }
 
@@ -117,12 +120,13 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 {
 	struct cli_common cc = { 0 };
 	const char *outname = NULL;
+	char hint[CPC_MSG_MAX];
 	int ch, i;
 	double secs = 1.0;
 
 	opterr = 0;
 	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v", longopts,
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v" HINT_OPTSTRING, longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -179,6 +183,11 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 		    o->o_count);
 	if (optind < argc)
 		o->o_argv = argv + optind;
+	/* perf's -e EVENTS (with -p too): first say what -e is here */
+	if (cc.cc_ntexts == 0 && o->o_followexec)
+		cli_usage_error("no events: give at least one -c%s",
+		    hint_cputrack_e(cpc, o->o_argv != NULL ? o->o_argv[0] :
+		    NULL, hint, sizeof(hint)));
 	if (o->o_argv == NULL && o->o_pid == 0)
 		cli_usage_error("no command to run and no -p pid");
 	if (o->o_argv != NULL && o->o_pid != 0)

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "errh.h"
+#include "msgsafe.h"
 #include "output.h"
 #include "track_impl.h"
 
@@ -30,14 +31,14 @@ now(void)
 void
 warnmsg(const char *fmt, ...)
 {
+	char msg[CPC_MSG_MAX];
 	va_list ap;
 
 	fflush(T.out);
-	fprintf(stderr, "%s: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s: %s\n", progname,
+	    cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /*

@@ -25,6 +25,7 @@
 #include "cputrack.h"
 #include "errh.h"
 #include "format.h"
+#include "msgsafe.h"
 #include "output.h"
 #include "setgrp.h"
 #include "track_impl.h"
@@ -50,16 +51,18 @@ struct tstate T;
 /* The signals that end the tracking. */
 static const int endsigs[] = { SIGINT, SIGHUP, SIGTERM };
 
+/* libpctx's messages (the command's name in them) made safe to print. */
 static void
 pctx_errfn(const char *fn, const char *fmt, va_list ap)
 {
+	char msg[CPC_MSG_MAX];
+
 	fflush(T.out);
+	cpc_vmsgsafe(msg, sizeof(msg), fmt, ap);
 	if (T.o != NULL && T.o->o_debug)
-		fprintf(stderr, "%s: pctx_%s: ", progname, fn);
+		fprintf(stderr, "%s: pctx_%s: %s\n", progname, fn, msg);
 	else
-		fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		fprintf(stderr, "%s: %s\n", progname, msg);
 }
 
 /* Threads and processes. */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 
+#include "msgsafe.h"
 #include "v1_impl.h"
 
 static pthread_once_t v1_once = PTHREAD_ONCE_INIT;
@@ -41,18 +42,29 @@ static pthread_mutex_t cfg_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- errors ---- */
 
+/* Call the v1 handler h with the arguments after fmt. */
+static void __attribute__((format(printf, 3, 4)))
+v1_call(cpc_errfn_t *h, const char *fn, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	h(fn, fmt, ap);
+	va_end(ap);
+}
+
+/* The message made safe to print (msgsafe.h), as every libcpc message. */
 static void
 v1_verr(const char *fn, const char *fmt, va_list ap)
 {
 	cpc_errfn_t *h = __atomic_load_n(&v1_errfn, __ATOMIC_ACQUIRE);
-	char msg[1024];
+	char msg[CPC_MSG_MAX];
 
-	if (h != NULL) {
-		h(fn, fmt, ap);
-		return;
-	}
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	cpc_err(NULL, fn, -1, "%s", msg);	/* the default handler */
+	cpc_vmsgsafe(msg, sizeof(msg), fmt, ap);
+	if (h != NULL)
+		v1_call(h, fn, "%s", msg);
+	else
+		cpc_err(NULL, fn, -1, "%s", msg);	/* the default handler */
 }
 
 void

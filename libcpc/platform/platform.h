@@ -6,6 +6,7 @@
  * a set or an event name.
  *
  *	report.c	cpc_report: the handler call, the default handler
+ *	msgsafe.c	messages made safe to print (../msgsafe.h)
  *	clock.c		the clocks of a sample; the overflow signal
  *	sysfs.c		the kernel's PMUs and tracefs
  *	pfm.c		libpfm4: initialised on first use, its core PMU

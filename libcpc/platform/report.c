@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "msgsafe.h"
 #include "platform.h"
 
 static const char *const subcode_text[] = {
@@ -36,12 +37,26 @@ default_errfn(const char *fn, int subcode, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* Call h with the arguments after fmt. */
+static void __attribute__((format(printf, 4, 5)))
+call_handler(cpc_errhndlr_t *h, const char *fn, int subcode,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	h(fn, subcode, fmt, ap);
+	va_end(ap);
+}
+
 /* Messages the calling thread reported (cpc_err_count). */
 static __thread unsigned long err_count;
 
 /*
  * errno is preserved, so callers set errno first and report second, or
- * the other way round.
+ * the other way round.  Every handler, the default one or a program's,
+ * gets the message made safe (msgsafe.h), as "%s": names quoted from the
+ * user's input come with their escape sequences escaped and cut.
  */
 void
 cpc_vreport(cpc_errhndlr_t *h, const char *fn, int subcode, const char *fmt,
@@ -57,7 +72,14 @@ cpc_vreport(cpc_errhndlr_t *h, const char *fn, int subcode, const char *fmt,
 	if (fmt == NULL && subcode > 0 &&
 	    (size_t)subcode < sizeof(subcode_text) / sizeof(*subcode_text))
 		fmt = subcode_text[subcode];
-	h(fn, subcode, fmt, ap);
+	if (fmt == NULL) {
+		h(fn, subcode, fmt, ap);
+	} else {
+		char msg[CPC_MSG_MAX];
+
+		cpc_vmsgsafe(msg, sizeof(msg), fmt, ap);
+		call_handler(h, fn, subcode, "%s", msg);
+	}
 	errno = saved;
 }
 

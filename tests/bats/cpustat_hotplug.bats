@@ -283,3 +283,40 @@ thread_spins_on() {
 	wait_until 2 thread_spins_on "$BG_PID" "$sk" 1
 	expect_back_once
 }
+
+# ---- -C: the listed CPUs only ---------------------------------------------
+
+@test "-C: a listed CPU offline at start fails with status 1; an unlisted one is no matter" {
+	offline_now() {
+		echo 0 >"$ONLINE" || skip "the kernel refused to take cpu 1 offline"
+	}
+	offline_now
+	run --separate-stderr "$CPUSTAT" -C 1 -c cpu-clock 0.2 1
+	expect_runtime_error "-C '1': cpu 1 is offline"
+	run --separate-stderr "$CPUSTAT" -C 0-1 -c cpu-clock 0.2 1
+	expect_runtime_error "-C '0-1': cpu 1 is offline"
+	run --separate-stderr "$CPUSTAT" -C 0 -c cpu-clock 0.2 1
+	online
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	parse_output
+	expect_eq "${S_CPU[*]}" 0 "the CPUs of the sample lines"
+}
+
+@test "-C 1: the listed CPU offline and back is reported once and counted again, as without -C" {
+	blip -C 1 -c cpu-clock
+	expect_back_once
+	expect_eq "${S_CPU[*]}" "1 1" "the CPUs of the sample lines"
+	expect_eq "$(cpu_times 1)" "3.0 4.5" "times of cpu 1"
+	expect_eq "${T_NCPU[0]}" 1 "CPUs of the total line"
+	expect_eq "${T_VALS[0]}" "$(sum_samples 0)" "the total"
+}
+
+@test "-C 0: cpu 1 offline and back is not reported, nor measured" {
+	blip -C 0 -c cpu-clock
+	bg_end_clean "$OUT" "$ERR"
+	parse_output
+	expect_eq "$(cpu_times 0)" "1.5 3.0 4.5" "times of cpu 0"
+	expect_eq "${S_CPU[*]}" "0 0 0" "the CPUs of the sample lines"
+	expect_eq "${T_NCPU[0]}" 1 "CPUs of the total line"
+}

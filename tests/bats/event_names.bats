@@ -16,10 +16,13 @@ teardown() {
 	machine_unlock
 }
 
-# refused SPEC MESSAGE: cpustat -c SPEC is a usage error with MESSAGE.
+# refused SPEC MESSAGE: cpustat -c SPEC is a usage error with MESSAGE
+# (SPEC shown as messages show it: over 131 bytes, its first 128 and ...).
 refused() {
+	local shown=$1
+	[ "${#shown}" -le 131 ] || shown=${shown:0:128}...
 	run --separate-stderr "$CPUSTAT" -c "$1" 1 1
-	expect_usage_error "-c '$1': $2"
+	expect_usage_error "-c '$shown': $2"
 }
 
 # suggests SPEC NAME: cpustat -c SPEC is refused, NAME the first suggestion.

@@ -204,3 +204,49 @@ header_protos() {
 	done < <(mdoc_names NAME "$MAN3"/*.3)
 	expect_range "$n" 20 500 "link pages"
 }
+
+# help_options TOOL: every option of TOOL's --help: the letters of its
+# option lines ("-c events ..."), and the long options (--name), one a
+# line.
+help_options() {
+	"$1" --help | sed -n -e 's/^\t\(-[A-Za-z]\)[ \t].*/\1/p' \
+	    -e 's/^\t\(-[A-Za-z]\)$/\1/p'
+	"$1" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u
+}
+
+@test "manpages: cpustat(1) and cputrack(1) describe every option of --help, and their SYNOPSIS has the usage's" {
+	local tool bin page opt syn use bad=()
+	for tool in cpustat cputrack; do
+		bin=$CPUSTAT
+		[ "$tool" = cpustat ] || bin=$CPUTRACK
+		page=$ROOT/man1/$tool.1
+		[ "$(help_options "$bin" | grep -c '^-[A-Za-z]$')" -ge 8 ] ||
+		    fail_with "few options read from $tool --help" || return 1
+		while read -r opt; do
+			# an item of OPTIONS: ".It Fl c" or ", Fl \-events"
+			grep -qE "^\.It (.*, )?Fl \\\\?${opt#-}( |$)|Fl \\\\-${opt#--}( |$|Ns)" \
+			    "$page" || bad+=("$tool $opt")
+		done < <(help_options "$bin")
+		# the usage's synopsis and the page's, as words
+		syn=$(mandoc -Tutf8 "$page" | col -b |
+		    awk '/^SYNOPSIS/ { s = 1; next } /^[A-Z]/ { s = 0 } s' |
+		    tr -s ' \n\t' '   ' | sed 's/^ //; s/ $//')
+		use=$("$bin" --help | awk 'NR > 1 && /^$/ { exit } NR > 1' |
+		    tr -s ' \n\t' '   ' | sed 's/^ //; s/ $//')
+		if [ "$tool" = cpustat ]; then
+			expect_eq "$use" "$syn" "the synopsis of $tool --help" ||
+			    return 1
+		else
+			# cputrack(1) splits its synopsis in three forms
+			# (as words, without the brackets)
+			syn=$(tr -d '[]|' <<<"$syn")
+			for opt in $(tr -d '[]|' <<<"$use"); do
+				[[ " $syn " == *" $opt "* ]] ||
+				    bad+=("$tool synopsis: $opt")
+			done
+		fi
+	done
+	[ ${#bad[@]} -eq 0 ] ||
+	    fail_with "options of --help without an item in the man page:" \
+	    "${bad[@]}"
+}
