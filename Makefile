@@ -57,7 +57,11 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c common/cli.c common/listev.c
+		  common/timefmt.c common/cli.c common/listev.c \
+		  $(SMPL_SRC)
+# Sampling (-S and its reports): the records, their names, the files.
+SMPL_SRC	= common/smpl.c common/smplopt.c common/smplreq.c \
+		  common/symtab.c common/profile.c common/smplout.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
@@ -85,6 +89,8 @@ COMMON_A	= $(B)/common/libcommon.a
 CPUSTAT		= $(B)/cpustat/cpustat
 CPUTRACK	= $(B)/cputrack/cputrack
 LIBS		= $(TRACE_LIBS) $(PFM_LIBS) -lpthread
+# The tools (and what links common/) also need libdw for the profiles.
+TOOL_LIBS	= $(LIBS) $(DW_LIBS)
 
 .PHONY: all check check-asan check-unit check-bats install install-man clean \
 	distclean FORCE
@@ -102,7 +108,7 @@ config.h: config.mk
 $(B)/%.o: %.c $(CONFIG)/config.h $(LIBCPC_H) $(wildcard common/*.h \
     cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(DW_CFLAGS) -c -o $@ $<
 
 # libcpc is position independent and hides everything it does not export.
 $(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(LIBCPC_H)
@@ -167,17 +173,18 @@ $(COMMON_A): $(COMMON_OBJ)
 # libcpc.a's cpc_bind_pctx asks libpctx whether a thread is controlled.
 $(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) \
-	    $(LIBPCTX_A) $(LIBS)
+	    $(LIBPCTX_A) $(TOOL_LIBS)
 
 $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \
-	    $(LIBPCTX_A) $(LIBS)
+	    $(LIBPCTX_A) $(TOOL_LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
     $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) -Itests/unit $(ALL_LDFLAGS) -o $@ \
-	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(LIBS)
+	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) \
+	    $(TOOL_LIBS)
 
 # Workloads are the oracle, not code under test: never sanitized (ASan
 # faults in shadow memory and would change their exact counts).
@@ -268,7 +275,7 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_A) $(LIBCPC_A) \
     $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(ALL_LDFLAGS) -fsanitize=fuzzer \
-	    -o $@ $< $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(LIBS)
+	    -o $@ $< $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(TOOL_LIBS)
 
 # ---------------------------------------------------------------------------
 # Hardware tier: a real PMU (QEMU's emulated ARMv8 PMUv3) in an aarch64
