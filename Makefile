@@ -190,7 +190,11 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
 # faults in shadow memory and would change their exact counts).
 $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $< -lpthread
+	$(CC) -std=gnu11 -O1 $(WARN) $(WL_CFLAGS) -o $@ $< -lpthread
+
+# The profile's oracle keeps its frame pointers: call chains walk them.
+$(B)/tests/workloads/split_work: WL_CFLAGS = -fno-omit-frame-pointer \
+				      -mno-omit-leaf-frame-pointer
 
 # Only libcpc.h's directories and the libraries: what an installed
 # libcpc gives (the flags are the house warnings, less -Wshadow and the

@@ -14,18 +14,30 @@
 /* Samples of one interval, at most, while the buffer comes back full. */
 #define MAXDRAIN	64
 
+cpc_set_t *
+setgrp_build(cpc_t *cpc, const struct spec *sp, struct smpl *sm, int *first)
+{
+	cpc_set_t *set;
+
+	*first = -1;
+	if ((set = spec_build(cpc, sp)) == NULL)
+		return NULL;
+	if (sm != NULL && (*first = smpl_add_requests(sm, set)) < 0) {
+		cpc_set_destroy(cpc, set);
+		return NULL;
+	}
+	return set;
+}
+
 static int
 elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp,
     struct smpl *sm)
 {
 	e->se_spec = sp;
-	e->se_smpl = -1;
-	if ((e->se_set = spec_build(cpc, sp)) == NULL)
+	if ((e->se_set = setgrp_build(cpc, sp, sm, &e->se_smpl)) == NULL)
 		return -1;
 	e->se_nreqs = sp->sp_nreqs;
 	if (sm != NULL) {
-		if ((e->se_smpl = smpl_add_requests(sm, e->se_set)) < 0)
-			return -1;
 		e->se_nreqs = e->se_smpl + smpl_count(sm);
 		if ((e->se_start = cpc_buf_create(cpc, e->se_set)) == NULL) {
 			errh_set("cannot create buffers: %s",

@@ -37,6 +37,12 @@ struct setgrp {
 /* One set per spec; NULL with the reason in errh_last(). */
 struct setgrp	*setgrp_create(cpc_t *cpc, const struct spec *specs, int n);
 /*
+ * sp's set with sm's sampling requests after its own (sm NULL: none);
+ * *first gets the first one's index, or -1.  NULL, errh_last() says why.
+ */
+cpc_set_t	*setgrp_build(cpc_t *cpc, const struct spec *sp,
+		    struct smpl *sm, int *first);
+/*
  * The same with sm's sampling requests added to every set; each sample
  * then hands their records to smpl_take (and samples again while the
  * buffer came back full), and a set's values after its counting

@@ -43,8 +43,7 @@ struct smpl {
 };
 
 struct smpl *
-smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope,
-    cpc_hrtime_t t0)
+smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 {
 	struct smpl *sm;
 	int i, n = smpl_nreqs(so);
@@ -55,7 +54,6 @@ smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope,
 	sm->sm_o = so;
 	sm->sm_spec = &so->so_spec;
 	sm->sm_scope = scope;
-	sm->sm_t0 = t0;
 	pthread_mutex_init(&sm->sm_lock, NULL);
 	if ((sm->sm_nrecs = calloc(n + 1, sizeof(*sm->sm_nrecs))) == NULL ||
 	    (sm->sm_lost = calloc(n + 1, sizeof(*sm->sm_lost))) == NULL)
@@ -111,6 +109,13 @@ smpl_destroy(struct smpl *sm)
 	free(sm->sm_stack);
 	pthread_mutex_destroy(&sm->sm_lock);
 	free(sm);
+}
+
+void
+smpl_start(struct smpl *sm, cpc_hrtime_t t0)
+{
+	if (sm != NULL)
+		sm->sm_t0 = t0;
 }
 
 int

@@ -82,11 +82,12 @@ struct smpl;
 
 /*
  * The run's sampling state: opens --samples (its header written) and
- * keeps t0 (CLOCK_MONOTONIC ns) for its time column.  NULL with a
- * message through errh_set.
+ * --folded.  NULL with a message through errh_set.
  */
 struct smpl *smpl_create(cpc_t *cpc, const struct smpl_opts *so,
-	    enum smpl_scope scope, cpc_hrtime_t t0);
+	    enum smpl_scope scope);
+/* The run starts at t0 (CLOCK_MONOTONIC ns): the CSV's time 0. */
+void	smpl_start(struct smpl *sm, cpc_hrtime_t t0);
 /* The sampling requests per set. */
 int	smpl_count(const struct smpl *sm);
 /*

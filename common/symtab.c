@@ -36,6 +36,7 @@ typedef int Dwfl_Callbacks;
 #define NPROC		256	/* processes' hash chains */
 #define NCACHE		65536	/* (pid, address) answers' hash chains */
 #define MAXCACHE	(1 << 20)	/* answers kept, at most */
+#define REREPORTS	64	/* maps read again at will, then 1/s */
 
 struct sstr {
 	struct sstr	*ss_next;
@@ -47,6 +48,7 @@ struct sproc {
 	pid_t		 sp_pid;
 	Dwfl		*sp_dwfl;
 	time_t		 sp_reported;	/* when the maps were last read */
+	unsigned	 sp_nreports;	/* how often */
 };
 
 struct sans {
@@ -203,6 +205,7 @@ static void
 proc_report(struct sproc *p)
 {
 	p->sp_reported = time(NULL);
+	p->sp_nreports++;
 	dwfl_report_begin_add(p->sp_dwfl);
 	(void)dwfl_linux_proc_report(p->sp_dwfl, p->sp_pid);
 	(void)dwfl_report_end(p->sp_dwfl, NULL, NULL);
@@ -289,8 +292,13 @@ user_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
 	if (pid <= 0 || (p = proc_get(st, pid)) == NULL)
 		return 0;
 	m = dwfl_addrmodule(p->sp_dwfl, ip);
-	/* Mapped since the maps were read (dlopen)? Read them again. */
-	if (m == NULL && p->sp_reported != time(NULL)) {
+	/*
+	 * Mapped since the maps were read (the libraries after the exec,
+	 * dlopen)?  Read them again: freely at first, then once a second
+	 * at most (a process that runs code it generates keeps missing).
+	 */
+	if (m == NULL && (p->sp_nreports < REREPORTS ||
+	    p->sp_reported != time(NULL))) {
 		proc_report(p);
 		m = dwfl_addrmodule(p->sp_dwfl, ip);
 	}

@@ -30,7 +30,8 @@ const char *progname = "cpustat";
 
 static const char synopsis[] =
     "[-c events [-c events]...] [-p period] [-T u|d]\n"
-    "\t\t[-sntDh] [interval [count]]";
+    "\t\t[-S events [-g] [--profile[=N] [--per-cpu]] [--samples=file]\n"
+    "\t\t[--folded=file]] [-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
@@ -43,6 +44,8 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'H' },
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
+	SMPL_LONGOPTS,
+	SMPL_LONGOPT_PERCPU,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -60,6 +63,15 @@ print_usage(FILE *fp)
 	    "\t-t\t\tinclude the %s register\n"
 	    "\t-T u|d\t\tprint an epoch seconds (u) or date (d) line before\n"
 	    "\t\t\teach sample\n"
+	    "\t-S events\tsample these events on every CPU (the -c grammar,\n"
+	    "\t\t\tperiod=N events between samples); a column smplN\n"
+	    "\t\t\tper event counts the samples (no default -c set)\n"
+	    "\t-g\t\trecord call chains with the samples\n"
+	    "\t--profile[=N]\tafter the totals, the N hottest functions of\n"
+	    "\t\t\tthe system (default 10): pct, samples, symbol, object\n"
+	    "\t--per-cpu\twith --profile: one profile per CPU\n"
+	    "\t--samples=file\twrite every sample to file as CSV\n"
+	    "\t--folded=file\twrite the call chains (-g) as folded stacks\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-h\t\tprint this text and the events this machine counts\n"
 	    "\t--list-events[=pattern]\n"
@@ -68,7 +80,8 @@ print_usage(FILE *fp)
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
 	    "\tLong options: --events=EVENTS --no-header --period=SECONDS\n"
-	    "\t--soak --tsc --timestamp=u|d --debug --help --version\n"
+	    "\t--soak --tsc --timestamp=u|d --debug --sample=EVENTS\n"
+	    "\t--callchain --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -109,8 +122,8 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:c:DhnsT:tp:" SMPL_SHORTOPTS,
+	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			o->o_noheader = 1;
@@ -131,16 +144,26 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			    MAX_INTERVAL);
 			break;
 		default:
-			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage, 1);
+			if (!smpl_opt(&o->o_smpl, ch, optarg))
+				(void)cli_common_opt(cpc, &cc, ch, argv,
+				    print_usage, 1);
 		}
 	}
 	o->o_debug = cc.cc_debug;
 	cli_common_end(cpc, &cc, print_usage, argc - optind, argv + optind,
 	    1);
 	parse_operands(argc - optind, argv + optind, o);
+	smpl_check(cpc, &o->o_smpl, cc.cc_ntexts, 1);
 	for (i = 0; i < cc.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i], 1);
 	free(cc.cc_texts);
+	/* -S alone samples: one set without counting requests. */
+	if (o->o_nspecs == 0 && smpl_on(&o->o_smpl)) {
+		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
+		    smpl_empty_spec(&o->o_specs[0]) != 0)
+			err(1, "out of memory");
+		o->o_nspecs = 1;
+	}
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
 }
@@ -153,6 +176,7 @@ free_opts(struct opts *o)
 	for (i = 0; i < o->o_nspecs; i++)
 		spec_free(&o->o_specs[i]);
 	free(o->o_specs);
+	smpl_opts_free(&o->o_smpl);
 }
 
 int

@@ -6,6 +6,7 @@
 
 #include <libcpc.h>
 
+#include "smpl.h"
 #include "strtoset.h"
 
 struct opts {
@@ -20,6 +21,7 @@ struct opts {
 	int		 o_noheader;	/* -n */
 	int		 o_debug;	/* -D */
 	char		 o_tstamp;	/* -T: 'u', 'd' or 0 */
+	struct smpl_opts o_smpl;	/* -S and its reports */
 };
 
 extern const char *progname;

@@ -47,6 +47,7 @@
 #include "errh.h"
 #include "output.h"
 #include "setgrp.h"
+#include "smpl.h"
 #include "timefmt.h"
 
 enum rkind {
@@ -106,6 +107,7 @@ static pthread_cond_t	 g_cv_main = PTHREAD_COND_INITIALIZER;
 static int		 g_nready;	/* CPU threads set up, under g_lock */
 static int		 g_stopfd = -1;	/* readable once told to stop */
 static atomic_int	 g_stop;
+static struct smpl	*g_smpl;	/* -S, or NULL */
 static struct cpu	*g_cpus;
 static int		 g_ncpu;
 static __thread int	 tl_timerfd = -1;	/* the CPU thread's timer */
@@ -309,7 +311,7 @@ post_sample(struct cpu *c, unsigned long long k)
 	r->r_hr = cpc_buf_hrtime(g_cpc, e->se_delta);
 	r->r_tick = cpc_buf_tick(g_cpc, e->se_delta);
 	r->r_scaled = cpc_buf_scaled(g_cpc, e->se_delta);
-	r->r_nvals = e->se_spec->sp_nreqs;
+	r->r_nvals = e->se_nreqs < SPEC_MAXPIC ? e->se_nreqs : SPEC_MAXPIC;
 	for (i = 0; i < r->r_nvals; i++)
 		(void)cpc_buf_get(g_cpc, e->se_delta, i, &r->r_vals[i]);
 	post(c, r);
@@ -466,7 +468,8 @@ setup(struct cpu *c, unsigned long long k)
 	struct setgrp *old = c->c_grp;
 	int i;
 
-	c->c_grp = setgrp_create(g_cpc, g_opts->o_specs, g_opts->o_nspecs);
+	c->c_grp = setgrp_create_smpl(g_cpc, g_opts->o_specs,
+	    g_opts->o_nspecs, g_smpl);
 	if (c->c_grp == NULL) {
 		c->c_grp = old;
 		return -1;
@@ -633,6 +636,7 @@ print_title(const struct opts *o)
 	if (o->o_tick)
 		printf("%9s ", out_tickname());
 	out_pic_cells(stdout, &o->o_specs[0]);
+	smpl_title_cells(stdout, &o->o_smpl);
 	putchar('\n');
 }
 
@@ -745,6 +749,23 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 	}
 }
 
+/* --profile after the totals: the system's, or one per CPU measured. */
+static void
+print_profiles(const struct opts *o, struct cpu *cpus, int ncpu)
+{
+	char what[32];
+	int i;
+
+	if (!o->o_smpl.so_percpu) {
+		smpl_print_profile(g_smpl, stdout, -1, "system");
+		return;
+	}
+	for (i = 0; i < ncpu; i++) {
+		snprintf(what, sizeof(what), "cpu %d", cpus[i].c_id);
+		smpl_print_profile(g_smpl, stdout, cpus[i].c_id, what);
+	}
+}
+
 /*
  * One total line per set.  Its CPU column counts the CPUs measured: those
  * with at least one sample line, including a CPU that later failed or
@@ -754,13 +775,14 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 static int
 print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 {
-	int s, i, n;
+	int s, i, n, nreqs;
 
 	for (i = 0, n = 0; i < ncpu; i++)
 		n += cpus[i].c_measured;
 	for (s = 0; s < o->o_nspecs; s++) {
 		cpc_buf_t *acc = NULL;
 
+		nreqs = o->o_specs[s].sp_nreqs + smpl_nreqs(&o->o_smpl);
 		for (i = 0; i < ncpu; i++) {
 			struct setgrp_elem *e;
 
@@ -780,10 +802,11 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 			printf("%7.3f ", out_reltime(cpc_buf_hrtime(g_cpc,
 			    acc), g_base));
 		printf("%3d %5s ", n, "total");
-		out_values(stdout, g_cpc, acc, o->o_specs[s].sp_nreqs,
-		    o->o_tick, note_for(o, s));
+		out_values(stdout, g_cpc, acc, nreqs, o->o_tick,
+		    note_for(o, s));
 		cpc_buf_destroy(g_cpc, acc);
 	}
+	print_profiles(o, cpus, ncpu);
 	return fflush(stdout) != 0 || ferror(stdout) ? -1 : 0;
 }
 
@@ -914,6 +937,10 @@ run(cpc_t *cpc, const struct opts *o)
 	pthread_detach(sigthr);
 
 	init_clock();
+	if (smpl_on(&o->o_smpl) && (g_smpl = smpl_create(cpc, &o->o_smpl,
+	    SMPL_BY_CPU)) == NULL)
+		errx(1, "-S: %s", errh_last());
+	smpl_start(g_smpl, g_base);
 	for (i = 0, started = 0; i < ncpu; i++) {
 		if (pthread_create(&cpus[i].c_thr, NULL, cpu_main,
 		    &cpus[i]) != 0) {
@@ -961,5 +988,8 @@ run(cpc_t *cpc, const struct opts *o)
 	}
 	free(cpus);
 	close(g_stopfd);
+	if (g_smpl != NULL && smpl_finish(g_smpl) != 0 && rc == 0)
+		rc = -2;
+	smpl_destroy(g_smpl);
 	return rc == -1 ? 0 : rc == -2 ? 1 : rc;
 }

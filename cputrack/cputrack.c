@@ -26,7 +26,8 @@
 const char *progname = "cputrack";
 
 static const char synopsis[] =
-    "[-T secs] [-N count] [-Defhntv] [-o file]\n"
+    "[-T secs] [-N count] [-Defghntv] [-o file] [-S events]\n"
+    "\t\t[--profile[=N]] [--samples=file] [--folded=file]\n"
     "\t\t-c events [-c events]... [command [args] | -p pid]";
 
 static const struct option longopts[] = {
@@ -44,6 +45,7 @@ static const struct option longopts[] = {
 	{ "help",	no_argument,		NULL, 'H' },
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
+	SMPL_LONGOPTS,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -67,6 +69,14 @@ print_usage(FILE *fp)
 	    "\t-o file\t\twrite the counts to file\n"
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
+	    "\t-S events\tsample these events (the -c grammar, period=N\n"
+	    "\t\t\tevents between samples); a column smplN per event\n"
+	    "\t\t\tcounts the samples taken (-c is then optional)\n"
+	    "\t-g\t\trecord call chains with the samples\n"
+	    "\t--profile[=N]\tafter each process's totals, its N hottest\n"
+	    "\t\t\tfunctions (default 10): pct, samples, symbol, object\n"
+	    "\t--samples=file\twrite every sample to file as CSV\n"
+	    "\t--folded=file\twrite the call chains (-g) as folded stacks\n"
 	    "\t--list-events[=pattern]\n"
 	    "\t\t\tlist the event names that contain pattern (or match\n"
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
@@ -75,7 +85,8 @@ print_usage(FILE *fp)
 	    "\tLong options: --interval=SECS --count=N --debug "
 	    "--follow-exec\n"
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
-	    "\t--events=EVENTS --pid=PID --help --version\n"
+	    "\t--events=EVENTS --pid=PID --sample=EVENTS --callchain --help\n"
+	    "\t--version\n"
 	    "\n", out_tickname());
 	listev_usage(fp);
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
@@ -91,8 +102,8 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 
 	opterr = 0;
 	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
+	    SMPL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->o_followexec = 1;
@@ -130,8 +141,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 			o->o_verbose = 1;
 			break;
 		default:
-			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage,
-			    EXIT_OWNFAIL);
+			if (!smpl_opt(&o->o_smpl, ch, optarg))
+				(void)cli_common_opt(cpc, &cc, ch, argv,
+				    print_usage, EXIT_OWNFAIL);
 		}
 	}
 	o->o_debug = cc.cc_debug;
@@ -148,12 +160,21 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	if (o->o_argv != NULL && o->o_pid != 0)
 		cli_usage_error("both a command ('%s') and -p %d: choose one",
 		    o->o_argv[0], (int)o->o_pid);
-	if (cc.cc_ntexts == 0)
-		cli_usage_error("no events: give at least one -c");
+	if (cc.cc_ntexts == 0 && !smpl_on(&o->o_smpl))
+		cli_usage_error("no events: give at least one -c or -S");
+	smpl_check(cpc, &o->o_smpl, cc.cc_ntexts, o->o_pid ? 1 :
+	    EXIT_OWNFAIL);
 	for (i = 0; i < cc.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
 		    o->o_pid ? 1 : EXIT_OWNFAIL);
 	free(cc.cc_texts);
+	/* -S alone: one set of sampling requests only. */
+	if (o->o_nspecs == 0) {
+		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
+		    smpl_empty_spec(&o->o_specs[0]) != 0)
+			err(EXIT_OWNFAIL, "out of memory");
+		o->o_nspecs = 1;
+	}
 	o->o_out = stdout;
 	if (outname != NULL && (o->o_out = fopen(outname, "we")) == NULL)
 		err(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
@@ -180,6 +201,7 @@ main(int argc, char **argv)
 	for (i = 0; i < o.o_nspecs; i++)
 		spec_free(&o.o_specs[i]);
 	free(o.o_specs);
+	smpl_opts_free(&o.o_smpl);
 	cpc_close(cpc);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <libcpc.h>
 
+#include "smpl.h"
 #include "strtoset.h"
 
 /* Exit statuses of cputrack's own (time(1) and env(1) use the same). */
@@ -29,6 +30,7 @@ struct topts {
 	FILE		*o_out;		/* -o, or stdout */
 	pid_t		 o_pid;		/* -p, or 0 */
 	char		**o_argv;	/* the command, or NULL */
+	struct smpl_opts o_smpl;	/* -S and its reports */
 };
 
 extern const char *progname;

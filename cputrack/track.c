@@ -25,6 +25,7 @@
 #include "errh.h"
 #include "output.h"
 #include "setgrp.h"
+#include "smpl.h"
 
 #define NHASH	1024
 #define CMDMAX	80	/* libpctx's exec command lines, at most */
@@ -47,6 +48,7 @@ static struct {
 	const struct topts *o;
 	FILE		*out;
 	cpc_set_t	**tmpl;		/* per set: for buffer shapes */
+	struct smpl	*sm;		/* -S, or NULL */
 	hrtime_t	 t0;
 	pctx_t		*pctx;
 	struct tproc	*procs;
@@ -153,8 +155,8 @@ line_values(pid_t pid, pid_t lwp, const char *kind, int set, cpc_buf_t *buf)
 	if (T.outfail)
 		return;
 	line_head(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind);
-	out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs,
-	    T.o->o_tick, set_note(set));
+	out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs +
+	    smpl_nreqs(&T.o->o_smpl), T.o->o_tick, set_note(set));
 	out_check();
 }
 
@@ -196,6 +198,7 @@ title(void)
 	if (T.o->o_tick)
 		fprintf(T.out, "%9s ", out_tickname());
 	out_pic_cells(T.out, &T.o->o_specs[0]);
+	smpl_title_cells(T.out, &T.o->o_smpl);
 	fputc('\n', T.out);
 	out_check();
 }
@@ -318,6 +321,19 @@ print_acc(struct tproc *tp, pid_t lwp, const char *kind)
 	return last;
 }
 
+/* After a process's totals: its profile (--profile), then forgotten. */
+static void
+print_profile(pid_t pid)
+{
+	char what[32];
+
+	if (T.sm == NULL || T.outfail)
+		return;
+	snprintf(what, sizeof(what), "pid %d", (int)pid);
+	smpl_print_profile(T.sm, T.out, pid, what);
+	out_check();
+}
+
 static int
 bind_elem(pctx_t *pctx, struct tlwp *tl, struct setgrp_elem *e,
     const char *cb)
@@ -359,8 +375,8 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	if ((tl = lwp_find((pid_t)lwpid)) != NULL)
 		lwp_free(tl);
 	if ((tl = calloc(1, sizeof(*tl))) == NULL ||
-	    (tl->tl_sg = setgrp_create(T.cpc, T.o->o_specs,
-	    T.o->o_nspecs)) == NULL) {
+	    (tl->tl_sg = setgrp_create_smpl(T.cpc, T.o->o_specs,
+	    T.o->o_nspecs, T.sm)) == NULL) {
 		warnmsg("%d: init_lwp: %s", (int)pid, tl == NULL ?
 		    "out of memory" : errh_last());
 		free(tl);
@@ -368,6 +384,7 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	}
 	tl->tl_tid = (pid_t)lwpid;
 	tl->tl_pid = pid;
+	smpl_note_pid(T.sm, pid);
 	tl->tl_next = T.hash[tl->tl_tid % NHASH];
 	T.hash[tl->tl_tid % NHASH] = tl;
 	e = setgrp_cur(tl->tl_sg);
@@ -472,6 +489,7 @@ cb_exit(pctx_t *pctx, pid_t pid, id_t lwpid, int status, void *arg)
 	if (tp == NULL)
 		return;
 	(void)print_acc(tp, (pid_t)lwpid, "exit");
+	print_profile(pid);
 	proc_free(tp);
 }
 
@@ -515,6 +533,8 @@ cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 
 	if (tp != NULL) {
 		last = print_acc(tp, (pid_t)lwpid, "exec");
+		print_profile(pid);
+		smpl_exec_pid(T.sm, pid);
 		lwp_free_proc(pid);
 		for (i = 0; i < T.o->o_nspecs; i++)
 			cpc_buf_zero(T.cpc, tp->tp_acc[i]);
@@ -543,6 +563,7 @@ cb_release(pctx_t *pctx, pid_t pid, void *arg)
 	if (tp == NULL)
 		return;
 	(void)print_acc(tp, pid, "total");
+	print_profile(pid);
 	proc_free(tp);
 }
 
@@ -710,6 +731,7 @@ cleanup(void)
 	for (i = 0; i < T.o->o_nspecs; i++)
 		cpc_set_destroy(T.cpc, T.tmpl[i]);
 	free(T.tmpl);
+	smpl_destroy(T.sm);
 }
 
 /*
@@ -735,7 +757,7 @@ int
 track(cpc_t *cpc, const struct topts *o)
 {
 	int fail = o->o_pid ? 1 : EXIT_OWNFAIL;
-	int i, rc, failed;
+	int i, rc, failed, first;
 
 	T.cpc = cpc;
 	T.o = o;
@@ -745,8 +767,15 @@ track(cpc_t *cpc, const struct topts *o)
 		warnmsg("out of memory");
 		return fail;
 	}
+	if (smpl_on(&o->o_smpl) && (T.sm = smpl_create(cpc, &o->o_smpl,
+	    SMPL_BY_PID)) == NULL) {
+		warnmsg("-S: %s", errh_last());
+		cleanup();
+		return fail;
+	}
 	for (i = 0; i < o->o_nspecs; i++)
-		if ((T.tmpl[i] = spec_build(cpc, &o->o_specs[i])) == NULL) {
+		if ((T.tmpl[i] = setgrp_build(cpc, &o->o_specs[i], T.sm,
+		    &first)) == NULL) {
 			warnmsg("-c '%s': %s", o->o_specs[i].sp_text,
 			    errh_last());
 			cleanup();
@@ -767,6 +796,7 @@ track(cpc_t *cpc, const struct topts *o)
 	pctx_set_ops(T.pctx, &ops);
 	catch_signals();
 	T.t0 = now();
+	smpl_start(T.sm, T.t0);
 	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
 	if (T.outfail && T.outerr != EPIPE) {
 		warnmsg("write error: %s", strerror(T.outerr));
@@ -780,6 +810,8 @@ track(cpc_t *cpc, const struct topts *o)
 		rc = T.rootexited && WIFSIGNALED(T.rootstatus) ?
 		    wait_status(T.rootstatus) : 0;
 	release();
+	if (T.sm != NULL && smpl_finish(T.sm) != 0 && rc == 0)
+		rc = fail;
 	cleanup();
 	return rc;
 }
