@@ -60,6 +60,14 @@ slot_lock_drop(const sigset_t *old)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
+/* Stop counting and sampling: an unbind, or another set taking over. */
+static void
+set_stop(cpc_t *cpc, cpc_set_t *set)
+{
+	(void)cpc->c_be->be_stop(cpc, set);
+	(void)cpc->c_sbe->sb_enable(cpc, set, 0);
+}
+
 /* Thread exit: the set bound here no longer has a slot to empty. */
 static void
 slot_exit(void *unused)
@@ -155,7 +163,7 @@ slot_take(cpc_set_t *set)
 	prev = lwp_set;
 	if (prev != NULL && prev != set) {
 		if (prev->cs_bound)
-			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
+			set_stop(prev->cs_cpc, prev);
 		prev->cs_bound = 0;
 		/* Last: slot_clear may then go on, and free prev, unlocked. */
 		__atomic_store_n(&prev->cs_slot, NULL, __ATOMIC_RELEASE);
@@ -224,7 +232,7 @@ tid_take(cpc_set_t *set)
 		*pp = prev->cs_tnext;
 		prev->cs_tnext = NULL;
 		if (prev->cs_bound)
-			(void)prev->cs_cpc->c_be->be_stop(prev->cs_cpc, prev);
+			set_stop(prev->cs_cpc, prev);
 		prev->cs_bound = 0;
 		prev->cs_indexed = 0;
 	}
@@ -263,8 +271,10 @@ cpc_set_release(cpc_t *cpc, cpc_set_t *set)
 	slot_clear(set);
 	tid_drop(set);
 	unpin(set);
-	if (set->cs_open)
+	if (set->cs_open) {
+		cpc->c_sbe->sb_close(cpc, set);
 		cpc->c_be->be_close(cpc, set);
+	}
 	set->cs_open = 0;
 	set->cs_bound = 0;
 	set->cs_kind = CPC_BIND_NONE;
@@ -365,11 +375,40 @@ mark_overflow(cpc_set_t *set, int emtovf)
 	for (i = 0; i < set->cs_nreqs; i++) {
 		struct cpc_request *r = &set->cs_reqs[i];
 
-		r->cr_ovf = (r->cr_flags & CPC_OVF_NOTIFY_EMT) != 0 ||
-		    (emtovf && can_overflow(r));
+		/* A SMPL request signals, but overflows nothing. */
+		r->cr_ovf = !r->cr_smpl &&
+		    ((r->cr_flags & CPC_OVF_NOTIFY_EMT) != 0 ||
+		    (emtovf && can_overflow(r)));
 		any |= r->cr_ovf;
 	}
 	return any;
+}
+
+/*
+ * A SMPL request's signal (CPC_OVF_NOTIFY_EMT) goes to the thread bound
+ * with cpc_bind_curlwp, as a counting overflow's: the kernel signals the
+ * owner of the descriptor, which only the bound thread's opens have.
+ */
+static int
+smpl_signal_ok(cpc_t *cpc, const char *fn, const cpc_set_t *set,
+    const struct cpc_target *t)
+{
+	int i;
+
+	for (i = 0; i < set->cs_nreqs; i++) {
+		const struct cpc_request *r = &set->cs_reqs[i];
+
+		if (!r->cr_smpl || !(r->cr_flags & CPC_OVF_NOTIFY_EMT) ||
+		    (t->t_kind == CPC_BIND_CURLWP && !t->t_inherit))
+			continue;
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "the signal of "
+		    "sampling request '%s' (CPC_OVF_NOTIFY_EMT) is for sets "
+		    "bound with cpc_bind_curlwp, without "
+		    "CPC_BIND_LWP_INHERIT", r->cr_event);
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -414,14 +453,15 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		    "cpc_bind_curlwp, without CPC_BIND_LWP_INHERIT");
 		return -1;
 	}
-	if (cpc_set_fits(cpc, fn, set) != 0)
+	if (smpl_signal_ok(cpc, fn, set, t) != 0 ||
+	    cpc_set_fits(cpc, fn, set) != 0)
 		return -1;
 	for (i = 0; i < set->cs_nreqs; i++) {
 		set->cs_reqs[i].cr_cur = set->cs_reqs[i].cr_preset;
 		set->cs_reqs[i].cr_hasnext = 0;
 	}
 	if (set->cs_bound)
-		(void)cpc->c_be->be_stop(cpc, set);
+		set_stop(cpc, set);
 	/* From a CPU to a thread: the pinned thread runs where it ran. */
 	if (t->t_kind != CPC_BIND_CPU)
 		unpin(set);
@@ -430,8 +470,10 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	if (t->t_kind != CPC_BIND_CURLWP)
 		slot_clear(set);
 	if (!same_target(set, t)) {
-		if (set->cs_open)
+		if (set->cs_open) {
+			cpc->c_sbe->sb_close(cpc, set);
 			cpc->c_be->be_close(cpc, set);
+		}
 		set->cs_open = 0;
 		set->cs_kind = t->t_kind;
 		set->cs_cpu = t->t_cpu;
@@ -439,10 +481,21 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		set->cs_inherit = t->t_inherit;
 		if (cpc->c_be->be_open(cpc, set, t) != 0)
 			return -1;
+		/* The SMPL requests, outside the group (backend.h). */
+		if (cpc->c_sbe->sb_open(cpc, set, t) != 0) {
+			int e = errno;
+
+			cpc->c_be->be_close(cpc, set);
+			errno = e;
+			return -1;
+		}
 		set->cs_open = 1;
 	}
 	set->cs_tick0 = cpc_ticknow();
-	if (cpc->c_be->be_start(cpc, set) != 0)
+	/* The clock's vDSO pages in now, not as a fault the set sees. */
+	(void)cpc_hrnow();
+	if (cpc->c_be->be_start(cpc, set) != 0 ||
+	    cpc->c_sbe->sb_start(cpc, set) != 0)
 		return -1;
 	set->cs_bound = 1;
 	set->cs_disabled = 0;
@@ -564,7 +617,7 @@ cpc_unbind(cpc_t *cpc, cpc_set_t *set)
 		errno = EINVAL;
 		return -1;
 	}
-	(void)cpc->c_be->be_stop(cpc, set);
+	set_stop(cpc, set);
 	unpin(set);
 	set->cs_bound = 0;
 	slot_clear(set);
@@ -646,7 +699,8 @@ cpc_disable(cpc_t *cpc)
 		errno = EINVAL;
 		return -1;
 	}
-	if (cpc->c_be->be_stop(cpc, set) != 0)
+	if (cpc->c_be->be_stop(cpc, set) != 0 ||
+	    cpc->c_sbe->sb_enable(cpc, set, 0) != 0)
 		return -1;
 	set->cs_disabled = 1;
 	return 0;
@@ -663,7 +717,8 @@ cpc_enable(cpc_t *cpc)
 		errno = EINVAL;
 		return -1;
 	}
-	if (cpc->c_be->be_resume(cpc, set) != 0)
+	if (cpc->c_be->be_resume(cpc, set) != 0 ||
+	    cpc->c_sbe->sb_enable(cpc, set, 1) != 0)
 		return -1;
 	set->cs_disabled = 0;
 	return 0;
@@ -694,5 +749,6 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	buf->cb_scaled = scaled;
 	for (i = 0; i < set->cs_nreqs; i++)
 		buf->cb_vals[i] += set->cs_reqs[i].cr_cur;
-	return 0;
+	/* The SMPL requests' records since the last sample (smpl.c). */
+	return cpc_smpl_sample(cpc, set, buf);
 }

@@ -27,6 +27,13 @@ cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 		free(b);
 		return NULL;
 	}
+	/* The records of its SMPL requests (smpl.c). */
+	if (cpc_smpl_buf_init(b, set) != 0) {
+		free(b->cb_vals);
+		free(b);
+		errno = ENOMEM;
+		return NULL;
+	}
 	pthread_mutex_lock(&cpc->c_lock);
 	b->cb_next = cpc->c_bufs;
 	cpc->c_bufs = b;
@@ -53,6 +60,7 @@ cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf)
 		errno = EINVAL;
 		return -1;
 	}
+	cpc_smpl_buf_free(buf);
 	free(buf->cb_vals);
 	free(buf);
 	return 0;
@@ -153,6 +161,7 @@ cpc_buf_copy(cpc_t *cpc, cpc_buf_t *ds, cpc_buf_t *src)
 	ds->cb_tick = src->cb_tick;
 	ds->cb_hrtime = src->cb_hrtime;
 	ds->cb_scaled = src->cb_scaled;
+	cpc_smpl_buf_copy(ds, src);
 }
 
 CPC_EXPORT void
@@ -164,4 +173,5 @@ cpc_buf_zero(cpc_t *cpc, cpc_buf_t *buf)
 	buf->cb_tick = 0;
 	buf->cb_hrtime = 0;
 	buf->cb_scaled = 0;
+	cpc_smpl_buf_zero(buf);
 }

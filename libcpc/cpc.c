@@ -32,6 +32,7 @@ cpc_open(int ver)
 		return NULL;
 	pthread_mutex_init(&cpc->c_lock, NULL);
 	cpc->c_be = &cpc_be_perf;
+	cpc->c_sbe = &cpc_sbe_perf;
 	cpc->c_hwpmu = cpc_hw_pmu_present();
 	return cpc;
 }
@@ -51,6 +52,7 @@ cpc_close(cpc_t *cpc)
 	}
 	for (b = cpc->c_bufs; b != NULL; b = bn) {
 		bn = b->cb_next;
+		cpc_smpl_buf_free(b);
 		free(b->cb_vals);
 		free(b);
 	}
@@ -70,10 +72,12 @@ cpc_caps(cpc_t *cpc)
 {
 	/*
 	 * perf_event signals overflow for every kind of event; which counter
-	 * overflowed comes only as si_fd, which names no request.
+	 * overflowed comes only as si_fd, which names no request.  Hardware
+	 * events sample precisely where the PMU says it can (x86 PEBS, IBS).
 	 */
-	(void)cpc;
-	return CPC_CAP_OVERFLOW_INTERRUPT;
+	return CPC_CAP_OVERFLOW_INTERRUPT |
+	    (cpc->c_hwpmu && cpc->c_sbe->sb_precise() ?
+	    CPC_CAP_OVERFLOW_PRECISE : 0);
 }
 
 CPC_EXPORT const char *

@@ -40,10 +40,48 @@ struct cpc_request {
 	uint64_t	 cr_next;	/* cpc_request_preset: the preset */
 	int		 cr_hasnext;	/* from the next cpc_set_restart */
 	struct cpc_event cr_ev;
+	/* CPC_HW_SMPL (smpl.c); period= on a counting request too. */
+	int		 cr_smpl;	/* a SMPL request */
+	uint_t		 cr_nrecs;	/* smpl_nrecs */
+	uint64_t	 cr_speriod;	/* period: events between records */
+	uint_t		 cr_chain;	/* callchain: 0, 1 the kernel's
+					   depth, else at most that */
+	uint_t		 cr_recw;	/* uint64_t items of one record */
+	int		 cr_hasperiod;	/* period= gave the preset */
 };
 
 #define CPC_REQ_FLAGS	(CPC_OVF_NOTIFY_EMT | CPC_COUNT_USER | \
-			 CPC_COUNT_SYSTEM | CPC_COUNT_HV)
+			 CPC_COUNT_SYSTEM | CPC_COUNT_HV | CPC_HW_SMPL)
+
+/*
+ * The kernel side of a bound set's SMPL request (backend-owned): its
+ * sampling events, outside the counting group, and the rings they write
+ * (one; one per CPU for a thread bound with CPC_BIND_LWP_INHERIT, which
+ * the kernel maps only per CPU), and the event that signals every
+ * smpl_nrecs records (CPC_OVF_NOTIFY_EMT).
+ */
+struct cpc_smpl {
+	int		 sm_nring;	/* 0: not a SMPL request */
+	int		*sm_fds;	/* the sampling events, one a ring */
+	void	       **sm_rings;	/* each: control page, then data */
+	uint64_t	*sm_tails;	/* a read's place in each ring */
+	void		*sm_rg;		/* the backend's view of the rings */
+	size_t		 sm_maplen;
+	int		 sm_notefd;	/* the signalling event, or -1 */
+	uint64_t	 sm_lost;	/* lost since the bind */
+	uint64_t	 sm_taken;	/* moved into buffers since the bind */
+	uint64_t	 sm_lost0;	/* the kernel's lost count at the bind */
+	int		 sm_fmtlost;	/* read() gives the lost count */
+};
+
+/* One SMPL request's records in a buffer. */
+struct cpc_bufsmpl {
+	uint_t		 bs_n;		/* records held */
+	uint_t		 bs_cap;	/* smpl_nrecs */
+	uint_t		 bs_recw;	/* uint64_t items a record */
+	uint64_t	 bs_lost;	/* lost since the previous sample */
+	uint64_t	*bs_recs;	/* bs_cap * bs_recw */
+};
 
 enum cpc_bindkind {
 	CPC_BIND_NONE,
@@ -89,6 +127,8 @@ struct cpc_set {
 						   that thread's slot */
 	struct cpc_set		*cs_tnext;	/* bound with cpc_bind_pctx: */
 	int			 cs_indexed;	/* in bind.c's TID index */
+	int			 cs_nsmpl;	/* SMPL requests */
+	struct cpc_smpl		*cs_smpl;	/* per request, when open */
 };
 
 struct cpc_buf {
@@ -98,6 +138,7 @@ struct cpc_buf {
 	hrtime_t	 cb_hrtime;
 	uint64_t	 cb_tick;
 	uint64_t	*cb_vals;
+	struct cpc_bufsmpl *cb_smpl;	/* per request; NULL without SMPL */
 };
 
 /* Names that cost file reads to resolve (tracepoints, sysfs PMUs). */
@@ -107,8 +148,9 @@ struct cpc_evcache {
 	struct cpc_event ec_ev;
 };
 
-/* backend.h's table. */
+/* backend.h's tables. */
 struct cpc_backend;
+struct cpc_smpl_backend;
 
 struct cpc {
 	pthread_mutex_t		 c_lock;	/* c_sets, c_bufs */
@@ -116,6 +158,7 @@ struct cpc {
 	struct cpc_buf		*c_bufs;
 	cpc_errhndlr_t		*c_errfn;
 	const struct cpc_backend *c_be;
+	const struct cpc_smpl_backend *c_sbe;	/* SMPL requests */
 	int			 c_hwpmu;	/* kernel has a core PMU */
 	int			 c_described;	/* c_lock: c_pf filled */
 	struct cpc_platform	 c_pf;		/* npic, names, vendor */
@@ -156,6 +199,25 @@ int	cpc_event_apply_attrs(cpc_t *cpc, const char *fn,
 
 /* set.c */
 void	cpc_set_free(cpc_set_t *set);
+
+/* smpl.c: SMPL requests, their records in buffers. */
+/*
+ * Take r's SMPL attributes (smpl_nrecs, period, callchain) out of its
+ * attributes and check them with its flags and preset; -1 (EINVAL)
+ * with a message.  Before cpc_event_apply_attrs, which then sees the
+ * others.
+ */
+int	cpc_smpl_request(cpc_t *cpc, const char *fn, struct cpc_request *r);
+/* name is one of those attributes (the catalogue does not see them). */
+int	cpc_smpl_attr(const char *name);
+void	cpc_smpl_walk_attrs(void *arg, void (*fn)(void *arg, const char *attr));
+/* The records of buf, for set's requests; -1 (ENOMEM). */
+int	cpc_smpl_buf_init(cpc_buf_t *buf, const cpc_set_t *set);
+void	cpc_smpl_buf_free(cpc_buf_t *buf);
+/* Move the records collected since the last sample into buf. */
+int	cpc_smpl_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf);
+void	cpc_smpl_buf_copy(cpc_buf_t *ds, const cpc_buf_t *src);
+void	cpc_smpl_buf_zero(cpc_buf_t *buf);
 
 /* bind.c */
 void	cpc_set_release(cpc_t *cpc, cpc_set_t *set);

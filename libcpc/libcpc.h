@@ -317,13 +317,17 @@ cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
  * A SMPL request is never part of the set's counting group: a counting
  * request's overflow, which stops the counting requests until
  * cpc_set_restart, never stops sampling, and a SMPL request's signal
- * (si_code POLL_IN, where a counting overflow has EMT_CPCOVF) stops
- * nothing.  SMPL requests sample with every binding: cpc_bind_curlwp
- * (with CPC_BIND_LWP_INHERIT, the threads created later too, into the
- * same records), cpc_bind_pctx (the thread named; bind each thread the
- * pctx reports, as for counting) and cpc_bind_cpu (every process on the
- * CPU).  Hardware events sample precisely (the PC of the instruction
- * that caused the event) where the PMU can; cpc_caps then has
+ * stops nothing.  That signal is CPC_SIGOVF with si_code POLL_IN (a
+ * counting overflow has EMT_CPCOVF) and si_fd a descriptor the library
+ * holds for the request; smpl_nrecs times period must stay under 2^63.
+ * SMPL requests sample with every binding: cpc_bind_curlwp (with
+ * CPC_BIND_LWP_INHERIT, the threads created later too, into the same
+ * records: the kernel then keeps one ring per CPU online at the bind,
+ * and cpc_set_sample merges them oldest first), cpc_bind_pctx (the
+ * thread named; bind each thread the pctx reports, as for counting) and
+ * cpc_bind_cpu (every process on the CPU: CPC_SMPL_ITEM_PID says whose).
+ * Hardware events sample precisely (the PC of the instruction that
+ * caused the event) where the PMU can; cpc_caps then has
  * CPC_CAP_OVERFLOW_PRECISE.
  *
  * The records.  The kernel collects a bound set's records into a ring
@@ -335,9 +339,10 @@ cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
  * records may mean more are waiting).  Records the ring had no room for
  * are lost: the kernel counts them, and cpc_buf_smpl_lost gives the
  * number lost since the previous sample; never silently dropped.
- * cpc_buf_get on a SMPL request gives the number of records taken since
- * the bind, lost ones included (a count like any other: cpc_buf_sub of
- * two samples is the records taken in between).
+ * cpc_buf_get on a SMPL request gives the number of records the samples
+ * have moved out of the ring since the bind, plus those lost (a count
+ * like any other: cpc_buf_sub of two samples is the records taken in
+ * between).
  *
  * A buffer (cpc_buf_create) holds smpl_nrecs records per SMPL request of
  * its set, allocated by the library with the buffer.  A record is an
@@ -350,26 +355,33 @@ cpc_set_t	*cpc_strtoset(cpc_t *cpc, const char *spec, int smt);
  * were (they do arithmetic on counts only).
  */
 
-/* The items of a SMPL record: indexes into the record's uint64_t array. */
-#define CPC_SMPL_ITEM_PC	0	/* program counter of the event */
-#define CPC_SMPL_ITEM_ADDR	1	/* data address (page faults, memory
-					   events); 0 when the event has none */
-#define CPC_SMPL_ITEM_TID	2	/* thread (Linux TID) */
-#define CPC_SMPL_ITEM_TIME	3	/* CLOCK_MONOTONIC ns, as
-					   cpc_buf_hrtime */
-#define CPC_SMPL_ITEM_CPU	4	/* the CPU it ran on */
-/* Linux extensions. */
-#define CPC_SMPL_ITEM_PID	5	/* process of the thread */
-#define CPC_SMPL_ITEM_MODE	6	/* CPC_COUNT_USER, CPC_COUNT_SYSTEM or
-					   CPC_COUNT_HV: where the PC is; 0
-					   unknown */
-#define CPC_SMPL_ITEM_NFRAMES	7	/* frames of the call chain (0 without
-					   callchain) */
-#define CPC_SMPL_ITEM_NKFRAMES	8	/* how many of them, the first, are
-					   kernel frames */
-#define CPC_SMPL_ITEM_FRAMES	9	/* the first frame, innermost (the
-					   PC's own function) first */
-/* Item index of call chain frame i (0 <= i < record[NFRAMES]). */
+/*
+ * The items of a SMPL record: indexes into the record's uint64_t array.
+ *	PC	program counter of the event
+ *	ADDR	data address (page faults, memory events); 0 when the event
+ *		has none
+ *	TID	thread (Linux TID)
+ *	TIME	CLOCK_MONOTONIC ns, as cpc_buf_hrtime
+ *	CPU	the CPU it ran on
+ * Linux extensions:
+ *	PID	process of the thread
+ *	MODE	where the PC is: CPC_COUNT_USER, CPC_COUNT_SYSTEM or
+ *		CPC_COUNT_HV; 0 unknown
+ *	NFRAMES	frames of the call chain (0 without callchain)
+ *	NKFRAMES how many of them, the first, are kernel frames
+ *	FRAMES	the first frame, innermost (the PC's own function) first;
+ *		CPC_SMPL_ITEM_FRAME(i) is frame i, 0 <= i < record[NFRAMES]
+ */
+#define CPC_SMPL_ITEM_PC	0
+#define CPC_SMPL_ITEM_ADDR	1
+#define CPC_SMPL_ITEM_TID	2
+#define CPC_SMPL_ITEM_TIME	3
+#define CPC_SMPL_ITEM_CPU	4
+#define CPC_SMPL_ITEM_PID	5
+#define CPC_SMPL_ITEM_MODE	6
+#define CPC_SMPL_ITEM_NFRAMES	7
+#define CPC_SMPL_ITEM_NKFRAMES	8
+#define CPC_SMPL_ITEM_FRAMES	9
 #define CPC_SMPL_ITEM_FRAME(i)	(CPC_SMPL_ITEM_FRAMES + (i))
 
 /*
@@ -409,7 +421,7 @@ int	 cpc_buf_smpl_get_item(cpc_t *cpc, cpc_buf_t *buf,
  * (every one can be counted too: these are the events common to both
  * kinds of request), per pic like cpc_walk_events_pic; and the
  * attributes a SMPL request accepts: those of cpc_walk_attrs (the ones
- * common to both kinds), then smpl_nrecs and callchain.
+ * common to both kinds), then smpl_nrecs, period and callchain.
  */
 void	cpc_walk_events_all_common(cpc_t *cpc, void *arg,
 	    void (*fn)(void *arg, const char *event));

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpc_impl.h"
@@ -96,11 +97,23 @@ cpc_event_resolve(cpc_t *cpc, const char *fn, const char *name,
 	return -1;
 }
 
+/* The catalogue sees the attributes smpl.c does not take. */
 int
 cpc_event_apply_attrs(cpc_t *cpc, const char *fn, struct cpc_request *req)
 {
 	struct ev_ctx ec;
+	cpc_attr_t *a = NULL;
+	uint_t i, n = 0;
+	int rc;
 
-	return ev_apply_attrs(cpc_ev_ctx(cpc, &ec), fn, req->cr_event,
-	    req->cr_attrs, req->cr_nattrs, &req->cr_ev, &req->cr_picnum);
+	if (req->cr_nattrs > 0 &&
+	    (a = malloc(req->cr_nattrs * sizeof(*a))) == NULL)
+		return -1;
+	for (i = 0; i < req->cr_nattrs; i++)
+		if (!cpc_smpl_attr(req->cr_attrs[i].ca_name))
+			a[n++] = req->cr_attrs[i];
+	rc = ev_apply_attrs(cpc_ev_ctx(cpc, &ec), fn, req->cr_event, a, n,
+	    &req->cr_ev, &req->cr_picnum);
+	free(a);
+	return rc;
 }

@@ -105,6 +105,8 @@ check_flags(cpc_t *cpc, const char *fn, const struct cpc_request *r)
 		    "%#x (known: %#x)", flags, CPC_REQ_FLAGS);
 		return -1;
 	}
+	if (r->cr_smpl)
+		return 0;	/* cpc_smpl_request checked it */
 	/* Overflow after 2^64 - preset events: 1 to 2^63 - 1 of them. */
 	if ((flags & CPC_OVF_NOTIFY_EMT) &&
 	    (preset == 0 || (0 - preset) > (uint64_t)INT64_MAX)) {
@@ -162,6 +164,9 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		goto out_nomem;
 	if (cpc_event_resolve(cpc, fn, r.cr_event, &r.cr_ev) != 0)
 		goto out_resolve;
+	if ((flags & ~CPC_REQ_FLAGS) == 0 &&
+	    cpc_smpl_request(cpc, fn, &r) != 0)
+		goto out_inval;
 	if (cpc_event_apply_attrs(cpc, fn, &r) != 0)
 		goto out_inval;
 	if (check_flags(cpc, fn, &r) != 0)
@@ -178,6 +183,7 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 	/* A new request invalidates a group kept open for re-binding. */
 	cpc_set_release(cpc, set);
 	set->cs_reqs[set->cs_nreqs] = r;
+	set->cs_nsmpl += r.cr_smpl;
 	return set->cs_nreqs++;
 
 out_nomem:

@@ -4,7 +4,7 @@
  * and cpc_walk_attrs), which name what a user can count here, and the
  * Linux extension cpc_walk_catalogue, which names everything the library
  * accepts, each name with its kind, a description and the result of a
- * test open.
+ * test open.  The _common walkers are the SMPL interface's (smpl.c).
  *
  * Each kind of name in the catalogue walks its own names; the test opens
  * are the backend's (be_probe), one per name, except for tracepoints:
@@ -140,6 +140,66 @@ cpc_walk_attrs(cpc_t *cpc, void *arg, void (*fn)(void *arg, const char *attr))
 
 	ev_walk_attrs(cpc_ev_ctx(cpc, &ec), arg, fn);
 	fn(arg, "picnum");
+}
+
+/*
+ * ---- the walkers of the SMPL interface (smpl.c) ----
+ * The events a SMPL request accepts, the attributes it takes.
+ */
+
+struct common_walk {
+	cpc_t		 *cw_cpc;
+	uint_t		  cw_pic;
+	void		 *cw_arg;
+	void		(*cw_fn)(void *, const char *);
+	void		(*cw_picfn)(void *, uint_t, const char *);
+};
+
+/* Every event the walkers name can be sampled, but a difference. */
+static void
+common_event(void *arg, const char *event)
+{
+	struct common_walk *cw = arg;
+	struct cpc_event ev;
+
+	if (cpc_event_encode(cw->cw_cpc, NULL, event, &ev) != 0 ||
+	    ev.ev_derived)
+		return;
+	if (cw->cw_picfn != NULL)
+		cw->cw_picfn(cw->cw_arg, cw->cw_pic, event);
+	else
+		cw->cw_fn(cw->cw_arg, event);
+}
+
+CPC_EXPORT void
+cpc_walk_events_all_common(cpc_t *cpc, void *arg,
+    void (*fn)(void *arg, const char *event))
+{
+	struct common_walk cw = { cpc, 0, arg, fn, NULL };
+
+	cpc_walk_events_all(cpc, &cw, common_event);
+}
+
+/* Linux chooses the counter: every pic samples every such event. */
+CPC_EXPORT void
+cpc_walk_events_pic_common(cpc_t *cpc, uint_t picno, void *arg,
+    void (*fn)(void *arg, uint_t picno, const char *event))
+{
+	struct common_walk cw = { cpc, picno, arg, NULL, fn };
+
+	if (picno >= cpc_npic(cpc)) {
+		errno = EINVAL;
+		return;
+	}
+	cpc_walk_events_all(cpc, &cw, common_event);
+}
+
+CPC_EXPORT void
+cpc_walk_attrs_common(cpc_t *cpc, void *arg,
+    void (*fn)(void *arg, const char *attr))
+{
+	cpc_walk_attrs(cpc, arg, fn);
+	cpc_smpl_walk_attrs(arg, fn);
 }
 
 /* ---- cpc_walk_catalogue ---- */

@@ -6,6 +6,7 @@
  * be opened at all (for listings).  Backends, one file each:
  *
  *	perf.c		perf_event_open(2), the default
+ *	perf_smpl.c	its SMPL requests (struct cpc_smpl_backend below)
  *
  * A backend works on the set it is given (cpc_impl.h's structs) and
  * reports through the handle's error handler with cpc_report; it calls
@@ -54,5 +55,43 @@ struct cpc_backend {
 };
 
 extern const struct cpc_backend cpc_be_perf;
+
+/*
+ * Sampling: a set's SMPL requests (CPC_HW_SMPL), each opened alone on
+ * the set's target, outside the counting group that the table above
+ * opens, and writing its records into a ring (struct cpc_smpl, in
+ * set->cs_smpl).  The counting group never holds a SMPL request.
+ *
+ *	perf_smpl.c	perf_event_open(2) with an mmap ring
+ */
+struct cpc_smpl_backend {
+	/* Open every SMPL request disabled; -1 with errno and a report. */
+	int		(*sb_open)(cpc_t *, cpc_set_t *,
+			    const struct cpc_target *);
+	/* Forget what the rings hold, count from 0, and sample. */
+	int		(*sb_start)(cpc_t *, cpc_set_t *);
+	/* Stop (on 0) or resume (on 1) sampling; the records stay. */
+	int		(*sb_enable)(cpc_t *, cpc_set_t *, int on);
+	/*
+	 * Move request k's records, oldest first, into bs (at most
+	 * bs_cap), and the number lost since the last call into bs_lost.
+	 */
+	int		(*sb_read)(cpc_t *, cpc_set_t *, int k,
+			    struct cpc_bufsmpl *bs);
+	void		(*sb_close)(cpc_t *, cpc_set_t *);
+	/* The most records smpl_nrecs may ask for. */
+	uint_t		(*sb_max_recs)(void);
+	/* The deepest call chain the kernel records. */
+	uint_t		(*sb_max_stack)(void);
+	/* Hardware events sample precisely here (CPC_CAP_OVERFLOW_PRECISE). */
+	int		(*sb_precise)(void);
+};
+
+extern const struct cpc_smpl_backend cpc_sbe_perf;
+
+/* perf.c, for perf_smpl.c: the advice for a failed open, the signal. */
+void	cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
+	    const struct cpc_request *req, const char *target);
+int	cpc_perf_signal(int fd, pid_t tid);
 
 #endif /* CPC_BACKEND_H */

@@ -62,8 +62,8 @@ read_int_file(const char *path, int *val)
  * The one place that turns a failed counter open into advice.  target is
  * "cpu 3", "thread 1234", ...
  */
-static void
-open_error(cpc_t *cpc, const char *fn, int err,
+void
+cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
     const struct cpc_request *req, const char *target)
 {
 	int paranoid = 0;
@@ -234,20 +234,47 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 	set->cs_pos = NULL;
 }
 
+/*
+ * The counting requests: SMPL requests (CPC_HW_SMPL) sample outside the
+ * group (perf_smpl.c), so that an overflow that stops the group never
+ * stops them.  ncounting is how many requests the group has, nth_counting
+ * the n-th (from 0) of them.
+ */
+static int
+ncounting(const cpc_set_t *set)
+{
+	return set->cs_nreqs - set->cs_nsmpl;
+}
+
+static int
+nth_counting(const cpc_set_t *set, int n)
+{
+	int k;
+
+	for (k = 0; k < set->cs_nreqs; k++)
+		if (!set->cs_reqs[k].cr_smpl && n-- == 0)
+			break;
+	return k;
+}
+
 /* The request whose event is opened i-th. */
 static int
 opened(const cpc_set_t *set, int lead, int i)
 {
-	if (i >= set->cs_nreqs)
-		return nth_derived(set, i - set->cs_nreqs);
+	int nc = ncounting(set), rank, k;
+
+	if (i >= nc)
+		return nth_derived(set, i - nc);
 	if (i == 0)
 		return lead;
-	return i <= lead ? i - 1 : i;
+	for (rank = 0, k = 0; k < lead; k++)
+		rank += !set->cs_reqs[k].cr_smpl;
+	return nth_counting(set, i <= rank ? i - 1 : i);
 }
 
 /* Overflow signals go to the bound thread. */
-static int
-ovf_signal(int fd, pid_t tid)
+int
+cpc_perf_signal(int fd, pid_t tid)
 {
 	struct f_owner_ex owner = { F_OWNER_TID, tid };
 	int fl = fcntl(fd, F_GETFL);
@@ -268,7 +295,7 @@ ovf_signal(int fd, pid_t tid)
 static long
 open_one(cpc_set_t *set, int lead, int i, int group)
 {
-	int sub = i >= set->cs_nreqs, k = opened(set, lead, i);
+	int sub = i >= ncounting(set), k = opened(set, lead, i);
 	const struct cpc_request *r = &set->cs_reqs[k];
 	pid_t pid = set->cs_kind == CPC_BIND_CPU ? -1 : set->cs_tid;
 	struct perf_event_attr attr;
@@ -286,7 +313,7 @@ open_one(cpc_set_t *set, int lead, int i, int group)
 		fd = perf_open(&attr, pid, set->cs_cpu, group);
 	}
 	if (fd >= 0 && attr.sample_period != 0 &&
-	    ovf_signal((int)fd, set->cs_tid) != 0) {
+	    cpc_perf_signal((int)fd, set->cs_tid) != 0) {
 		int e = errno;
 
 		close((int)fd);
@@ -300,10 +327,10 @@ open_one(cpc_set_t *set, int lead, int i, int group)
 static int
 leader(const cpc_set_t *set)
 {
-	int i, lead = 0;
+	int i, lead = nth_counting(set, 0);
 
 	for (i = set->cs_nreqs - 1; i >= 0; i--)
-		if (set->cs_reqs[i].cr_ovf)
+		if (set->cs_reqs[i].cr_ovf && !set->cs_reqs[i].cr_smpl)
 			lead = i;
 	return lead;
 }
@@ -315,11 +342,11 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	char tname[48];
 	int i, n, lead = leader(set);
 
-	for (n = set->cs_nreqs, i = 0; i < set->cs_nreqs; i++)
+	for (n = ncounting(set), i = 0; i < set->cs_nreqs; i++)
 		n += set->cs_reqs[i].cr_ev.ev_derived;
 	set->cs_nfds = 0;
 	set->cs_ovf = 0;
-	set->cs_fds = malloc(n * sizeof(int));
+	set->cs_fds = malloc((n + 1) * sizeof(int));
 	set->cs_pos = malloc(set->cs_nreqs * sizeof(int));
 	set->cs_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
 	free(set->cs_rdbuf);
@@ -331,8 +358,10 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	}
 	/* open_one reads the target from the set (bind_target set it). */
+	for (i = 0; i < set->cs_nreqs; i++)
+		set->cs_pos[i] = -1;	/* SMPL requests have none */
 	for (i = 0; i < n; i++) {
-		int sub = i >= set->cs_nreqs, k = opened(set, lead, i);
+		int sub = i >= ncounting(set), k = opened(set, lead, i);
 		struct cpc_request *r = &set->cs_reqs[k];
 		long fd = open_one(set, lead, i, i == 0 ? -1 : set->cs_fds[0]);
 
@@ -340,7 +369,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			int e = errno;
 
 			target_name(t, tname, sizeof(tname));
-			open_error(cpc, fn, e, r, tname);
+			cpc_perf_open_error(cpc, fn, e, r, tname);
 			perf_close(cpc, set);
 			errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 			return -1;
@@ -414,6 +443,8 @@ reopen_from(cpc_set_t *set, int from)
 static int
 perf_ioctl(cpc_set_t *set, unsigned long req)
 {
+	if (set->cs_nfds == 0)
+		return 0;	/* SMPL requests only: no group */
 	return ioctl(set->cs_fds[0], req, req == PERF_EVENT_IOC_RESET ?
 	    PERF_IOC_FLAG_GROUP : 0);
 }
@@ -421,9 +452,14 @@ perf_ioctl(cpc_set_t *set, unsigned long req)
 static int
 perf_read_raw(cpc_set_t *set)
 {
-	ssize_t n = read(set->cs_fds[0], set->cs_rdbuf, set->cs_rdlen);
 	uint64_t *rb = set->cs_rdbuf;
+	ssize_t n;
 
+	if (set->cs_nfds == 0) {
+		memset(rb, 0, set->cs_rdlen);
+		return 0;
+	}
+	n = read(set->cs_fds[0], set->cs_rdbuf, set->cs_rdlen);
 	if (n < 0)
 		return -1;
 	if ((size_t)n < 3 * sizeof(uint64_t) ||
@@ -580,8 +616,12 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	run = rb[2] - set->cs_run0;
 	/* 1: time-shared; 3: never had a counter (the values are 0). */
 	*scaled = run < ena ? (run == 0 ? 3 : 1) : 0;
-	for (i = 0, d = set->cs_nreqs; i < set->cs_nreqs; i++) {
-		uint64_t v = rb[3 + 2 * set->cs_pos[i]];
+	for (i = 0, d = ncounting(set); i < set->cs_nreqs; i++) {
+		uint64_t v;
+
+		if (set->cs_pos[i] < 0)
+			continue;	/* SMPL: bind.c counts its records */
+		v = rb[3 + 2 * set->cs_pos[i]];
 
 		/* A derived count; a difference of two never goes below 0. */
 		if (set->cs_reqs[i].cr_ev.ev_derived) {
