@@ -597,9 +597,10 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	 * (and maybe came back): the kernel then detached the group, whose
 	 * count stopped there.  Allowed: an eighth and a millisecond, for
 	 * the two clocks.  (A thread's group waits while the thread sleeps:
-	 * there this says nothing.)
+	 * there this says nothing; nor for a set of SMPL requests alone,
+	 * which has no counting group to read.)
 	 */
-	if (set->cs_kind == CPC_BIND_CPU) {
+	if (set->cs_kind == CPC_BIND_CPU && set->cs_nfds > 0) {
 		now = cpc_hrnow();
 		if ((rb[1] - set->cs_enalast) +
 		    (uint64_t)(now - set->cs_hrlast) / 8 + 1000000 <
