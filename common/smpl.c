@@ -40,7 +40,21 @@ struct smpl {
 	char			*sm_stack;	/* folded stack being built */
 	size_t			 sm_stacklen;
 	int			 sm_oom;	/* a count was lost to memory */
+	int			 sm_defer;	/* records wait for smpl_flush */
+	uint64_t		*sm_pend;	/* the waiting records (below) */
+	size_t			 sm_npend, sm_pendcap;	/* in words */
 };
+
+/*
+ * cpustat's CPU threads only copy the records (and have the mappings of
+ * their processes read, while they live) and the main thread names them
+ * at smpl_flush, between its lines: reading symbol tables in a CPU
+ * thread would make it late for its next interval.  Each waiting record
+ * is one word, its request and length (req | len << 16), then its first
+ * len words.
+ */
+#define PEND_REQ(w)	((int)((w) & 0xffff))
+#define PEND_LEN(w)	((size_t)((w) >> 16))
 
 struct smpl *
 smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
@@ -54,6 +68,7 @@ smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 	sm->sm_o = so;
 	sm->sm_spec = &so->so_spec;
 	sm->sm_scope = scope;
+	sm->sm_defer = scope != SMPL_BY_PID;
 	pthread_mutex_init(&sm->sm_lock, NULL);
 	if ((sm->sm_nrecs = calloc(n + 1, sizeof(*sm->sm_nrecs))) == NULL ||
 	    (sm->sm_lost = calloc(n + 1, sizeof(*sm->sm_lost))) == NULL)
@@ -107,6 +122,7 @@ smpl_destroy(struct smpl *sm)
 	free(sm->sm_nrecs);
 	free(sm->sm_lost);
 	free(sm->sm_stack);
+	free(sm->sm_pend);
 	pthread_mutex_destroy(&sm->sm_lock);
 	free(sm);
 }
@@ -222,6 +238,52 @@ take_record(struct smpl *sm, const uint64_t *r, int req)
 		fold(sm, r, pid);
 }
 
+/* Keep record r of request req for smpl_flush. */
+static void
+defer_record(struct smpl *sm, const uint64_t *r, int req)
+{
+	size_t len = CPC_SMPL_ITEM_FRAMES + r[CPC_SMPL_ITEM_NFRAMES], cap;
+	uint64_t *np;
+
+	if (sm->sm_npend + len + 1 > sm->sm_pendcap) {
+		cap = (sm->sm_npend + len + 1) * 2;
+		if ((np = realloc(sm->sm_pend, cap * sizeof(*np))) == NULL) {
+			sm->sm_oom = 1;
+			return;
+		}
+		sm->sm_pend = np;
+		sm->sm_pendcap = cap;
+	}
+	symtab_note(sm->sm_syms, (pid_t)r[CPC_SMPL_ITEM_PID]);
+	sm->sm_pend[sm->sm_npend++] = (uint64_t)req | (uint64_t)len << 16;
+	memcpy(sm->sm_pend + sm->sm_npend, r, len * sizeof(*r));
+	sm->sm_npend += len;
+}
+
+/* Name the waiting records; the caller holds the lock. */
+static void
+flush_locked(struct smpl *sm)
+{
+	size_t i, len;
+
+	for (i = 0; i < sm->sm_npend; i += len) {
+		len = PEND_LEN(sm->sm_pend[i]);
+		take_record(sm, sm->sm_pend + i + 1, PEND_REQ(sm->sm_pend[i]));
+		len++;
+	}
+	sm->sm_npend = 0;
+}
+
+void
+smpl_flush(struct smpl *sm)
+{
+	if (sm == NULL)
+		return;
+	pthread_mutex_lock(&sm->sm_lock);
+	flush_locked(sm);
+	pthread_mutex_unlock(&sm->sm_lock);
+}
+
 int
 smpl_take(struct smpl *sm, int first, cpc_buf_t *buf)
 {
@@ -242,7 +304,11 @@ smpl_take(struct smpl *sm, int first, cpc_buf_t *buf)
 			continue;
 		for (k = 0; k < n; k++)
 			if ((r = cpc_buf_smpl_get_record(sm->sm_cpc, buf,
-			    first + i, (int)k)) != NULL)
+			    first + i, (int)k)) == NULL)
+				continue;
+			else if (sm->sm_defer)
+				defer_record(sm, r, i);
+			else
 				take_record(sm, r, i);
 	}
 	pthread_mutex_unlock(&sm->sm_lock);
@@ -257,6 +323,7 @@ smpl_print_profile(struct smpl *sm, FILE *fp, long scope, const char *what)
 	if (sm == NULL || sm->sm_prof == NULL)
 		return;
 	pthread_mutex_lock(&sm->sm_lock);
+	flush_locked(sm);
 	for (i = 0; i < sm->sm_spec->sp_nreqs; i++)
 		if (profile_total(sm->sm_prof, scope, i) > 0)
 			(void)profile_print(sm->sm_prof, fp, scope, i, what,
@@ -272,6 +339,7 @@ smpl_finish(struct smpl *sm)
 	FILE *fp;
 	int i, rc = 0;
 
+	smpl_flush(sm);
 	for (i = 0; i < sm->sm_spec->sp_nreqs; i++)
 		if (sm->sm_lost[i] > 0)
 			warnx("-S '%s': %" PRIu64 " records lost: the kernel's "

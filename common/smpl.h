@@ -101,6 +101,12 @@ int	smpl_add_requests(struct smpl *sm, cpc_set_t *set);
  * waiting in the kernel: sample again), else 0.
  */
 int	smpl_take(struct smpl *sm, int first, cpc_buf_t *buf);
+/*
+ * cpustat's (SMPL_BY_CPU, SMPL_SYSTEM) records only wait in smpl_take:
+ * name and report them now (the main thread, between intervals).
+ * smpl_print_profile and smpl_finish do it first.  NULL is a no-op.
+ */
+void	smpl_flush(struct smpl *sm);
 /* Read pid's mappings while it lives (at its first thread). */
 void	smpl_note_pid(struct smpl *sm, pid_t pid);
 /* pid exec'd a new image: its old mappings are forgotten. */

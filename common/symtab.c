@@ -32,7 +32,7 @@ typedef int Dwfl_Callbacks;
 
 #include "symtab.h"
 
-#define NSTR		4096	/* interned strings' hash chains */
+#define NSTR		65536	/* interned strings' hash chains */
 #define NPROC		256	/* processes' hash chains */
 #define NCACHE		65536	/* (pid, address) answers' hash chains */
 #define MAXCACHE	(1 << 20)	/* answers kept, at most */

@@ -736,6 +736,7 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 				batch[i] = r->r_next;
 				free(r);
 			}
+		smpl_flush(g_smpl);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			/* A closed pipe ends us quietly; other errors do not. */
 			if (errno != EPIPE) {
