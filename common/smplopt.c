@@ -144,7 +144,7 @@ smpl_check(cpc_t *cpc, struct smpl_opts *so, int ncspecs, int failstatus)
 	check_combinations(so);
 	if (so->so_text == NULL)
 		return;
-	if (smplreq_parse(cpc, so->so_text, &so->so_spec, msg,
+	if (spec_parse_common(cpc, so->so_text, &so->so_spec, msg,
 	    sizeof(msg)) != 0)
 		cli_usage_error("-S '%s': %s%s", so->so_text,
 		    errh_debugging() ? "cpc_strtoset: " : "", msg);

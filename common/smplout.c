@@ -32,6 +32,17 @@ csv_field(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+uint64_t
+str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
 struct fstack {
 	struct fstack	*fs_next;
 	uint64_t	 fs_n;
@@ -68,13 +79,10 @@ folded_destroy(struct folded *fd)
 int
 folded_add(struct folded *fd, const char *stack, uint64_t n)
 {
-	uint64_t h = 1469598103934665603ULL;
-	const unsigned char *p;
+	uint64_t h = str_hash(stack);
 	struct fstack *s;
 	size_t len = strlen(stack);
 
-	for (p = (const unsigned char *)stack; *p != '\0'; p++)
-		h = (h ^ *p) * 1099511628211ULL;
 	for (s = fd->fd_chain[h % NCHAIN]; s != NULL; s = s->fs_next)
 		if (strcmp(s->fs_text, stack) == 0) {
 			s->fs_n += n;

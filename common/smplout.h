@@ -17,6 +17,9 @@
  */
 void		 csv_field(FILE *fp, const char *s);
 
+/* A 64-bit FNV-1a hash of s, for the tables of strings. */
+uint64_t	 str_hash(const char *s);
+
 struct folded;
 
 struct folded	*folded_create(void);

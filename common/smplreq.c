@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * smplreq.c - the -S set's parsing and its SMPL requests (see
+ * smplreq.c - the -S set's SMPL requests (see
  * smplreq.h).  The period a request samples at is the library's default
  * for the kind of event (1 for software events and tracepoints, 1 ms
  * for the clocks, which never go below libcpc's 100 us minimum) unless
@@ -13,32 +13,6 @@
 #include <string.h>
 
 #include "smplreq.h"
-
-static void
-collect_attr(void *arg, const char *name)
-{
-	const char **list = arg;
-	int i;
-
-	/* picnum places counting requests; the rest name a setting. */
-	if (strcmp(name, "picnum") == 0)
-		return;
-	for (i = 0; i < SPEC_MAXATTR - 1 && list[i] != NULL; i++)
-		if (strcmp(list[i], name) == 0)
-			return;
-	if (i < SPEC_MAXATTR - 1)
-		list[i] = name;
-}
-
-int
-smplreq_parse(cpc_t *cpc, const char *text, struct spec *sp, char *err,
-    size_t errlen)
-{
-	const char *attrs[SPEC_MAXATTR] = { NULL };
-
-	cpc_walk_attrs_common(cpc, attrs, collect_attr);
-	return spec_parse(text, cpc_npic(cpc), attrs, sp, err, errlen);
-}
 
 /* The value of attribute name in r, or def. */
 static uint64_t

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * smplreq.h - the -S set: the -c grammar with the attributes a SMPL
- * request takes (period, smpl_nrecs, callchain and the counting ones),
- * and its requests added to a set as CPC_HW_SMPL requests.
+ * smplreq.h - the -S set's requests (parsed by spec_parse_common, in
+ * the -c grammar with the attributes a SMPL request takes), added to a
+ * set as CPC_HW_SMPL requests.
  */
 #ifndef SMPLREQ_H
 #define SMPLREQ_H
@@ -16,9 +16,6 @@
 #define SMPLREQ_NRECS		4096
 #define SMPLREQ_NRECS_CHAIN	1024	/* with call chains (bigger) */
 
-/* Parse text for cpc's SMPL attributes; -1 with a message in err. */
-int	smplreq_parse(cpc_t *cpc, const char *text, struct spec *sp,
-	    char *err, size_t errlen);
 /*
  * Add sp's requests to set as SMPL requests (smpl_nrecs and, with
  * chain, callchain=1 unless sp sets them): the first one's index, or -1

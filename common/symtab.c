@@ -30,6 +30,7 @@ typedef int Dwfl_Callbacks;
 #define dwfl_end(d)	((void)(d))
 #endif
 
+#include "smplout.h"
 #include "symtab.h"
 
 #define NSTR		65536	/* interned strings' hash chains */
@@ -90,13 +91,10 @@ hash64(uint64_t v)
 static const char *
 intern(struct symtab *st, const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	const unsigned char *p;
+	uint64_t h = str_hash(s);
 	struct sstr *e;
 	size_t len = strlen(s);
 
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		h = (h ^ *p) * 1099511628211ULL;
 	for (e = st->st_str[h % NSTR]; e != NULL; e = e->ss_next)
 		if (strcmp(e->ss_text, s) == 0)
 			return e->ss_text;

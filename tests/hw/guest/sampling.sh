@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # sampling.sh - sampling on the emulated PMU, sourced by icount.sh (one
 # CPU, -icount shift=0: every count is exact).  insnloop with argc 10
-# retires 3 * 1000000 * 10 + 7 user-mode instructions; sampled every P of
-# them it gives exactly floor(that / P) samples, each with its PC in the
-# loop.  P is 2000000 (2 ms of virtual time): the guest's
+# retires 3 * 1000000 * 10 + 7 user-mode instructions, and as many
+# cycles; the cycle counter sampled every P of them gives exactly
+# floor(that / P) samples, each with its PC in the loop.  P is 2000000 (2 ms of virtual time): the guest's
 # perf_event_max_sample_rate of 1000 a second throttles shorter periods.
 
 SP=2000000
@@ -41,18 +41,24 @@ smpl_check() {
 	is "-S $1: every PC in insnloop's loop" "$bad of $nrec" "0 of $SN"
 }
 
-for ev in instructions cycles; do
-	run cputrack -T 0 -S "$ev,period=$SP" --samples=$SCSV insnloop \
-	    1 2 3 4 5 6 7 8 9
-	if [ $rc -ne 0 ]; then
-		not_ok "cputrack -S $ev,period=$SP insnloop" "status $rc"
-		continue
-	fi
-	smpl_check $ev
-done
+# The cycle counter (one cycle per instruction under icount) overflows
+# exactly on time.  QEMU 7.2 delivers the general counters' overflows
+# late, at the next kernel entry (research/emulated-pmu.md): sampled
+# instructions come out fewer, some with a kernel PC; only a range holds.
+run cputrack -T 0 -S "cycles,period=$SP" --samples=$SCSV insnloop \
+    1 2 3 4 5 6 7 8 9
+if [ $rc -ne 0 ]; then
+	not_ok "cputrack -S cycles,period=$SP insnloop" "status $rc"
+else
+	smpl_check cycles
+fi
+run cputrack -T 0 -S "instructions,period=$SP" insnloop 1 2 3 4 5 6 7 8 9
+between "-S instructions,period=$SP: at most instructions / period samples (QEMU: late)" \
+    "$(col 4)" 1 "$SN"
 
-# Counting and sampling the same event in one set: the count stays exact.
-run cputrack -T 0 -c instructions -S "instructions,period=$SP" \
+# Counting and sampling in one set: the count stays exact beside the
+# samples, which stay exact too.
+run cputrack -T 0 -c instructions -S "cycles,period=$SP" \
     --samples=$SCSV insnloop 1 2 3 4 5 6 7 8 9
-is "-c instructions beside -S instructions: the count is exact" \
+is "-c instructions beside -S cycles: exact count, exact samples" \
     "$(col 4) $(col 5)" "$(insns 10) $SN"
