@@ -485,10 +485,11 @@ ovf_rearm(cpc_set_t *set, int enabled)
 	for (k = 0; k < set->cs_nreqs; k++) {
 		struct cpc_request *r = &set->cs_reqs[k];
 		uint64_t period = 0 - r->cr_cur;
-		int fd = set->cs_fds[set->cs_pos[k]];
+		int fd;
 
 		if (!r->cr_ovf)
-			continue;
+			continue;	/* SMPL requests have no place here */
+		fd = set->cs_fds[set->cs_pos[k]];
 		if (!enabled) {
 			/* The count before the reset reached the period. */
 			if (r->cr_armed &&
