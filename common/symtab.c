@@ -73,6 +73,7 @@ struct symtab {
 	struct sans	**st_cache;	/* NCACHE chains */
 	size_t		 st_ncached;
 	struct ksym	*st_ksyms;	/* sorted by address */
+	char		*st_knames;	/* their names, one after another */
 	size_t		 st_nksyms;
 	int		 st_kloaded;
 	char		*st_debugpath;	/* libdwfl's debuginfo search path */
@@ -169,6 +170,7 @@ symtab_destroy(struct symtab *st)
 			free(s);
 		}
 	free(st->st_ksyms);
+	free(st->st_knames);
 	free(st->st_debugpath);
 	pthread_mutex_destroy(&st->st_lock);
 	free(st);
@@ -333,43 +335,83 @@ ksym_cmp(const void *a, const void *b)
 	return x->ks_addr < y->ks_addr ? -1 : x->ks_addr > y->ks_addr;
 }
 
-/* Text symbols of /proc/kallsyms; none where its addresses are hidden. */
+/*
+ * One line of /proc/kallsyms, "addr type name[\tmodule]": the text
+ * symbol's address, its name cut out in place, and *mod its module (in
+ * brackets) or NULL; 0 for any other line.
+ */
+static uint64_t
+kallsyms_line(char *line, char **name, char **mod)
+{
+	unsigned long long addr;
+	char *end, *m;
+
+	addr = strtoull(line, &end, 16);
+	if (end == line || end[0] != ' ' || (end[1] != 't' && end[1] != 'T') ||
+	    end[2] != ' ')
+		return 0;
+	*name = end + 3;
+	end = *name + strcspn(*name, "\t\n");
+	*mod = NULL;
+	if (*end == '\t') {
+		m = end + 1;
+		m[strcspn(m, "\n")] = '\0';
+		*mod = m;
+	}
+	*end = '\0';
+	return addr;
+}
+
+/*
+ * Text symbols of /proc/kallsyms (none where its addresses are hidden),
+ * their names in one arena: the kernel has some 100000, read once, on
+ * the first kernel address.  The arena only grows while reading; the
+ * names' offsets become pointers at the end.
+ */
 static void
 kernel_load(struct symtab *st)
 {
-	char line[512], name[256], mod[256], type;
-	unsigned long long addr;
+	char *line = NULL, *name, *mod, *na;
+	size_t cap = 0, lcap = 0, used = 0, acap = 0, len, i;
 	struct ksym *k;
-	size_t cap = 0;
+	uint64_t addr;
 	FILE *fp;
-	int n;
 
 	st->st_kloaded = 1;
 	if ((fp = fopen("/proc/kallsyms", "re")) == NULL)
 		return;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		mod[0] = '\0';
-		n = sscanf(line, "%llx %c %255s [%255[^]]]", &addr, &type, name,
-		    mod);
-		if (n < 3 || addr == 0 || (type != 't' && type != 'T'))
+	while (getline(&line, &lcap, fp) > 0) {
+		if ((addr = kallsyms_line(line, &name, &mod)) == 0)
 			continue;
-		if (st->st_nksyms == cap) {
-			cap = cap ? 2 * cap : 65536;
+		len = strlen(name) + 1;
+		if (st->st_nksyms == cap || used + len > acap) {
+			cap = st->st_nksyms == cap ? (cap ? 2 * cap : 65536) :
+			    cap;
+			acap = used + len > acap ? (acap + len) * 2 : acap;
 			if ((k = realloc(st->st_ksyms, cap * sizeof(*k))) ==
 			    NULL)
 				break;
 			st->st_ksyms = k;
+			if ((na = realloc(st->st_knames, acap)) == NULL)
+				break;
+			st->st_knames = na;
 		}
 		k = &st->st_ksyms[st->st_nksyms++];
 		k->ks_addr = addr;
-		k->ks_name = intern(st, name);
-		if (mod[0] != '\0') {
-			snprintf(line, sizeof(line), "[%s]", mod);
+		memcpy(st->st_knames + used, name, len);
+		k->ks_name = (const char *)(uintptr_t)used;
+		used += len;
+		if (mod != NULL) {
+			snprintf(line, lcap, "%s", mod);
 			k->ks_obj = intern(st, line);
 		} else
 			k->ks_obj = SYM_KERNEL;
 	}
+	free(line);
 	fclose(fp);
+	for (i = 0; i < st->st_nksyms; i++)
+		st->st_ksyms[i].ks_name = st->st_knames +
+		    (uintptr_t)st->st_ksyms[i].ks_name;
 	qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms), ksym_cmp);
 }
 
