@@ -38,6 +38,17 @@
 
 #define SMPL	(CPC_COUNT_USER | CPC_HW_SMPL)
 
+/*
+ * Faults of the thread outside the test's mapping: none, but under
+ * AddressSanitizer, whose shadow memory the library's own code may fault
+ * in between a bind and a sample (the records in the mapping stay exact).
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define SLACK	3
+#else
+#define SLACK	0
+#endif
+
 static cpc_t *cpc;
 static volatile sig_atomic_t nsig, lastcode;
 
@@ -126,7 +137,8 @@ page_faults(void)
 	    "thread and sampled (%s)", errmsg))
 		return;
 	n = nrecs(b, i);
-	tap_u64(n, N, "page-faults, period 1: one record per page written");
+	tap_ok(n >= N && n <= N + SLACK, "page-faults, period 1: one record "
+	    "per page written (%u of %d)", n, N);
 	for (r = 0; r < n; r++) {
 		uint64_t a = item(b, i, r, CPC_SMPL_ITEM_ADDR);
 		size_t pg = (a - (uint64_t)(uintptr_t)p) / pagesz;
@@ -134,7 +146,10 @@ page_faults(void)
 		if (a >= (uint64_t)(uintptr_t)p && pg < N) {
 			inside++;
 			once &= !seen[pg]++;
-		}
+		} else
+			printf("# a fault outside the mapping: pc %#llx addr "
+			    "%#llx\n", (unsigned long long)item(b, i, r,
+			    CPC_SMPL_ITEM_PC), (unsigned long long)a);
 		mine &= item(b, i, r, CPC_SMPL_ITEM_TID) == (uint64_t)tid() &&
 		    item(b, i, r, CPC_SMPL_ITEM_PID) == (uint64_t)getpid() &&
 		    item(b, i, r, CPC_SMPL_ITEM_MODE) == CPC_COUNT_USER &&
@@ -152,10 +167,10 @@ page_faults(void)
 	tap_ok(times, "record times: CLOCK_MONOTONIC, in order, within the "
 	    "binding and before the sample's hrtime");
 	(void)cpc_buf_get(cpc, b, i, &v);
-	tap_u64(v, N, "cpc_buf_get: the records taken");
-	tap_ok(nrecs(b2, i) == 0 && cpc_buf_get(cpc, b2, i, &v) == 0 &&
-	    v == N, "the next sample has no new record, and the count stays "
-	    "%d", N);
+	tap_u64(v, n, "cpc_buf_get: the records taken");
+	tap_ok(nrecs(b2, i) <= SLACK && cpc_buf_get(cpc, b2, i, &v) == 0 &&
+	    v == n + nrecs(b2, i), "the next sample has no new record, and "
+	    "the count stays %u", n);
 	cpc_set_destroy(cpc, set);
 	munmap(p, N * pagesz);
 }
@@ -226,7 +241,8 @@ notify(void)
 	char *p = fresh(35);
 	cpc_set_t *set;
 	cpc_buf_t *b;
-	int i;
+	uint_t n[4];
+	int i, k, sig;
 
 	if ((set = smpl_set("page-faults", 10, 1, SMPL | CPC_OVF_NOTIFY_EMT,
 	    &i)) == NULL || (b = cpc_buf_create(cpc, set)) == NULL ||
@@ -237,16 +253,19 @@ notify(void)
 	}
 	nsig = 0;
 	touch(p, 35);
-	tap_ok(nsig == 3 && lastcode == POLL_IN, "35 records, smpl_nrecs "
-	    "10: three signals, si_code POLL_IN (%d, %d)", (int)nsig,
+	sig = nsig;
+	/* Every sample before any output: printing may fault pages in. */
+	for (k = 0; k < 4; k++) {
+		(void)cpc_set_sample(cpc, set, b);
+		n[k] = nrecs(b, i);
+	}
+	tap_ok(sig == 3 && lastcode == POLL_IN, "35 records, smpl_nrecs "
+	    "10: three signals, si_code POLL_IN (%d, %d)", sig,
 	    (int)lastcode);
-	(void)cpc_set_sample(cpc, set, b);
-	tap_u64(nrecs(b, i), 10, "a sample hands over smpl_nrecs records");
-	(void)cpc_set_sample(cpc, set, b);
-	(void)cpc_set_sample(cpc, set, b);
-	tap_ok(nrecs(b, i) == 10 && (cpc_set_sample(cpc, set, b), 1) &&
-	    nrecs(b, i) == 5, "the rest waits for the next samples: 10, 10, "
-	    "then 5");
+	tap_ok(n[0] == 10 && n[1] == 10 && n[2] == 10 && n[3] >= 5 &&
+	    n[3] <= 5 + SLACK, "a sample hands over smpl_nrecs records, the "
+	    "rest waits for the next: 10, 10, 10, then 5 (%u %u %u %u)",
+	    n[0], n[1], n[2], n[3]);
 	cpc_set_destroy(cpc, set);
 	munmap(p, 35 * pagesz);
 }
