@@ -60,13 +60,17 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c \
-		  common/format.c common/openmetrics.c common/outfile.c
+		  common/format.c common/openmetrics.c common/outfile.c \
+		  $(SMPL_SRC)
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c
 # the -C CPU list syntax; hints for options perf users type
 COMMON_SRC	+= common/cpulist.c common/hints.c
 CPUSTAT_SRC	+= cpustat/cpus.c
+# Sampling (-S and its reports): the records, their names, the files.
+SMPL_SRC	= common/smpl.c common/smplopt.c common/smplreq.c \
+		  common/symtab.c common/profile.c common/smplout.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
@@ -96,6 +100,8 @@ CPUTRACK	= $(B)/cputrack/cputrack
 LIBS		= -ldl -lpthread
 # The JSON Schema of --format=json (share/), and cpcplot beside the tools.
 pkgdatadir	= $(datarootdir)/cpc-tools
+# The tools (and what links common/) also need libdw for the profiles.
+TOOL_LIBS	= $(LIBS) $(DW_LIBS)
 
 .PHONY: all check check-asan check-unit check-bats install install-man clean \
 	distclean FORCE
@@ -113,7 +119,7 @@ config.h: config.mk
 $(B)/%.o: %.c $(CONFIG)/config.h $(LIBCPC_H) $(wildcard common/*.h \
     cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(DW_CFLAGS) -c -o $@ $<
 
 # libcpc is position independent and hides everything it does not export.
 $(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(LIBCPC_H)
@@ -178,23 +184,28 @@ $(COMMON_A): $(COMMON_OBJ)
 # libcpc.a's cpc_bind_pctx asks libpctx whether a thread is controlled.
 $(CPUSTAT): $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUSTAT_OBJ) $(COMMON_A) $(LIBCPC_A) \
-	    $(LIBPCTX_A) $(LIBS)
+	    $(LIBPCTX_A) $(TOOL_LIBS)
 
 $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \
-	    $(LIBPCTX_A) $(LIBS)
+	    $(LIBPCTX_A) $(TOOL_LIBS)
 
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
     $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) -Itests/unit $(ALL_LDFLAGS) -o $@ \
-	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(LIBS)
+	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) \
+	    $(TOOL_LIBS)
 
 # Workloads are the oracle, not code under test: never sanitized (ASan
 # faults in shadow memory and would change their exact counts).
 $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $< -lpthread
+	$(CC) -std=gnu11 -O1 $(WARN) $(WL_CFLAGS) -o $@ $< -lpthread
+
+# The profile's oracle keeps its frame pointers: call chains walk them.
+$(B)/tests/workloads/split_work: WL_CFLAGS = -fno-omit-frame-pointer \
+				      -mno-omit-leaf-frame-pointer
 
 # Only libcpc.h's directories and the libraries: what an installed
 # libcpc gives (the flags are the house warnings, less -Wshadow and the
@@ -297,7 +308,7 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_A) $(LIBCPC_A) \
     $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(ALL_LDFLAGS) -fsanitize=fuzzer \
-	    -o $@ $< $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(LIBS)
+	    -o $@ $< $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(TOOL_LIBS)
 
 # ---------------------------------------------------------------------------
 # Hardware tier: a real PMU (QEMU's emulated ARMv8 PMUv3) in an aarch64

@@ -10,13 +10,42 @@
 
 #include "errh.h"
 #include "setgrp.h"
+#include "smpl.h"
+
+/* Samples of one interval, at most, while the buffer comes back full. */
+#define MAXDRAIN	64
+
+cpc_set_t *
+setgrp_build(cpc_t *cpc, const struct spec *sp, struct smpl *sm, int *first)
+{
+	cpc_set_t *set;
+
+	*first = -1;
+	if ((set = spec_build(cpc, sp)) == NULL)
+		return NULL;
+	if (sm != NULL && (*first = smpl_add_requests(sm, set)) < 0) {
+		cpc_set_destroy(cpc, set);
+		return NULL;
+	}
+	return set;
+}
 
 static int
-elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp)
+elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp,
+    struct smpl *sm)
 {
 	e->se_spec = sp;
-	if ((e->se_set = spec_build(cpc, sp)) == NULL)
+	if ((e->se_set = setgrp_build(cpc, sp, sm, &e->se_smpl)) == NULL)
 		return -1;
+	e->se_nreqs = sp->sp_nreqs;
+	if (sm != NULL) {
+		e->se_nreqs = e->se_smpl + smpl_count(sm);
+		if ((e->se_start = cpc_buf_create(cpc, e->se_set)) == NULL) {
+			errh_set("cannot create buffers: %s",
+			    strerror(errno));
+			return -1;
+		}
+	}
 	e->se_prev = cpc_buf_create(cpc, e->se_set);
 	e->se_cur = cpc_buf_create(cpc, e->se_set);
 	e->se_delta = cpc_buf_create(cpc, e->se_set);
@@ -32,6 +61,13 @@ elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp)
 struct setgrp *
 setgrp_create(cpc_t *cpc, const struct spec *specs, int n)
 {
+	return setgrp_create_smpl(cpc, specs, n, NULL);
+}
+
+struct setgrp *
+setgrp_create_smpl(cpc_t *cpc, const struct spec *specs, int n,
+    struct smpl *sm)
+{
 	struct setgrp *sg;
 	int i;
 
@@ -43,8 +79,9 @@ setgrp_create(cpc_t *cpc, const struct spec *specs, int n)
 	}
 	sg->sg_cpc = cpc;
 	sg->sg_n = n;
+	sg->sg_smpl = sm;
 	for (i = 0; i < n; i++)
-		if (elem_init(cpc, &sg->sg_elems[i], &specs[i]) != 0) {
+		if (elem_init(cpc, &sg->sg_elems[i], &specs[i], sm) != 0) {
 			setgrp_destroy(sg);
 			return NULL;
 		}
@@ -65,6 +102,7 @@ setgrp_destroy(struct setgrp *sg)
 		cpc_buf_destroy(sg->sg_cpc, e->se_cur);
 		cpc_buf_destroy(sg->sg_cpc, e->se_delta);
 		cpc_buf_destroy(sg->sg_cpc, e->se_total);
+		cpc_buf_destroy(sg->sg_cpc, e->se_start);
 		cpc_set_destroy(sg->sg_cpc, e->se_set);
 	}
 	free(sg->sg_elems);
@@ -96,12 +134,46 @@ setgrp_bound(struct setgrp *sg, struct setgrp_elem *e)
 	cpc_buf_zero(sg->sg_cpc, e->se_prev);
 }
 
+/*
+ * A set with sampling requests: its records go to smpl_take after each
+ * cpc_set_sample, and while a buffer comes back full the set is sampled
+ * again at once, so that the kernel's ring is emptied.  The interval's
+ * delta is then the last sample less the one before the first: se_start
+ * keeps that one's counts (cpc_buf_add copies no records).
+ */
+static int
+sample_records(struct setgrp *sg, struct setgrp_elem *e)
+{
+	cpc_t *cpc = sg->sg_cpc;
+	cpc_buf_t *t;
+	int round, more;
+
+	cpc_buf_zero(cpc, e->se_start);
+	cpc_buf_add(cpc, e->se_start, e->se_start, e->se_prev);
+	for (round = 0; round < MAXDRAIN; round++) {
+		if (cpc_set_sample(cpc, e->se_set, e->se_cur) != 0)
+			return -1;
+		t = e->se_prev;
+		e->se_prev = e->se_cur;
+		e->se_cur = t;
+		more = smpl_take(sg->sg_smpl, e->se_smpl, e->se_prev);
+		if (!more)
+			break;
+	}
+	cpc_buf_sub(cpc, e->se_delta, e->se_prev, e->se_start);
+	cpc_buf_add(cpc, e->se_total, e->se_total, e->se_delta);
+	e->se_nsamples++;
+	return 0;
+}
+
 int
 setgrp_sample(struct setgrp *sg, struct setgrp_elem *e)
 {
 	cpc_t *cpc = sg->sg_cpc;
 	cpc_buf_t *t;
 
+	if (e->se_smpl >= 0)
+		return sample_records(sg, e);
 	if (cpc_set_sample(cpc, e->se_set, e->se_cur) != 0)
 		return -1;
 	cpc_buf_sub(cpc, e->se_delta, e->se_cur, e->se_prev);

@@ -12,9 +12,14 @@
 
 #include "strtoset.h"
 
+struct smpl;
+
 struct setgrp_elem {
 	const struct spec	*se_spec;
 	cpc_set_t		*se_set;
+	int			 se_nreqs;	/* requests, sampling ones too */
+	int			 se_smpl;	/* first sampling one, or -1 */
+	cpc_buf_t		*se_start;	/* sampling: prev at the start */
 	cpc_buf_t		*se_prev;	/* last sample since bind */
 	cpc_buf_t		*se_cur;	/* this sample */
 	cpc_buf_t		*se_delta;	/* cur - prev */
@@ -27,10 +32,25 @@ struct setgrp {
 	int			 sg_n;
 	int			 sg_cur;
 	struct setgrp_elem	*sg_elems;
+	struct smpl		*sg_smpl;	/* -S, or NULL */
 };
 
 /* One set per spec; NULL with the reason in errh_last(). */
 struct setgrp	*setgrp_create(cpc_t *cpc, const struct spec *specs, int n);
+/*
+ * sp's set with sm's sampling requests after its own (sm NULL: none);
+ * *first gets the first one's index, or -1.  NULL, errh_last() says why.
+ */
+cpc_set_t	*setgrp_build(cpc_t *cpc, const struct spec *sp,
+		    struct smpl *sm, int *first);
+/*
+ * The same with sm's sampling requests added to every set; each sample
+ * then hands their records to smpl_take (and samples again while the
+ * buffer came back full), and a set's values after its counting
+ * requests' are the records each sampling request took.
+ */
+struct setgrp	*setgrp_create_smpl(cpc_t *cpc, const struct spec *specs,
+		    int n, struct smpl *sm);
 void		 setgrp_destroy(struct setgrp *sg);
 struct setgrp_elem *setgrp_cur(struct setgrp *sg);
 /* Advance to the next set of the ring (cyclically) and return it. */

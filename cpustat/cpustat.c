@@ -29,14 +29,15 @@
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
 #define MIN_INTERVAL	0.001
-#define OPT_FORMAT	256		/* --format: no letter */
+#define OPT_FORMAT	0x200		/* --format: no letter (HINT_EVENT is 0x100) */
 
 const char *progname = "cpustat";
 
 static const char synopsis[] =
     "[-c events [-c events]...] [-C cpulist] [-p period]\n"
     "\t\t[-T u|d] [-o file] [--format=text|csv|json|openmetrics]\n"
-    "\t\t[-sntDh] [interval [count]]";
+    "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
+    "\t\t[--samples=file] [--folded=file] [-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
@@ -53,6 +54,8 @@ static const struct option longopts[] = {
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
 	HINT_LONGOPTS('e'),
+	SMPL_LONGOPTS,
+	SMPL_LONGOPT_PERCPU,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -80,6 +83,15 @@ print_usage(FILE *fp)
 	    "\t\t\trow and a column per event; json: an object a line;\n"
 	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
 	    "\t\t\trewritten each interval, counters per CPU\n"
+	    "\t-S events\tsample these events on every CPU (the -c grammar,\n"
+	    "\t\t\tperiod=N events between samples); a column smplN\n"
+	    "\t\t\tper event counts the samples (no default -c set)\n"
+	    "\t-g\t\trecord call chains with the samples\n"
+	    "\t--profile[=N]\tafter the totals, the N hottest functions of\n"
+	    "\t\t\tthe system (default 10): pct, samples, symbol, object\n"
+	    "\t--per-cpu\twith --profile: one profile per CPU\n"
+	    "\t--samples=file\twrite every sample to file as CSV\n"
+	    "\t--folded=file\twrite the call chains (-g) as folded stacks\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-h\t\tprint this text and the events this machine counts\n"
 	    "\t--list-events[=pattern]\n"
@@ -89,7 +101,8 @@ print_usage(FILE *fp)
 	    "\n"
 	    "\tLong options: --events=EVENTS --cpus=CPULIST --no-header\n"
 	    "\t--period=SECONDS --soak --tsc --timestamp=u|d --output=FILE\n"
-	    "\t--format=FORMAT --debug --help --version\n"
+	    "\t--format=FORMAT --debug --sample=EVENTS --callchain --help\n"
+	    "\t--version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -155,8 +168,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
 	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:o:e:"
-	    HINT_OPTSTRING, longopts,
-	    NULL)) != -1) {
+	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'C':
 			cpulist = optarg;
@@ -189,16 +201,29 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			period = optarg;
 			break;
 		default:
-			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage, 1);
+			if (!smpl_opt(&o->o_smpl, ch, optarg))
+				(void)cli_common_opt(cpc, &cc, ch, argv,
+				    print_usage, 1);
 		}
 	}
 	o->o_debug = cc.cc_debug;
 	cli_common_end(cpc, &cc, print_usage, argc - optind, argv + optind,
 	    1);
 	parse_operands(argc - optind, argv + optind, o);
+	smpl_check(cpc, &o->o_smpl, cc.cc_ntexts, 1);
+	if (o->o_smpl.so_profile && o->o_format != FMT_TEXT)
+		cli_usage_error("--profile prints text after the totals: use it "
+		    "with the text format (--samples=file writes CSV)");
 	for (i = 0; i < cc.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i], 1);
 	free(cc.cc_texts);
+	/* -S alone samples: one set without counting requests. */
+	if (o->o_nspecs == 0 && smpl_on(&o->o_smpl)) {
+		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
+		    smpl_empty_spec(&o->o_specs[0]) != 0)
+			err(1, "out of memory");
+		o->o_nspecs = 1;
+	}
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
 	/* perf's -p PID: say so, and run as Solaris would */
@@ -220,6 +245,7 @@ free_opts(struct opts *o)
 	for (i = 0; i < o->o_nspecs; i++)
 		spec_free(&o->o_specs[i]);
 	free(o->o_specs);
+	smpl_opts_free(&o->o_smpl);
 }
 
 int

@@ -10,6 +10,7 @@
 #include <libcpc.h>
 
 #include "format.h"
+#include "smpl.h"
 #include "strtoset.h"
 
 struct opts {
@@ -28,6 +29,7 @@ struct opts {
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
 	cpu_set_t	 o_cpus;	/* the CPUs to measure (-C, or all) */
+	struct smpl_opts o_smpl;	/* -S and its reports */
 };
 
 /* One CPU's counts of one interval. */

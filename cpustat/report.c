@@ -64,6 +64,7 @@ rep_title(void)
 	if (r_o->o_tick)
 		fprintf(r_o->o_out, "%9s ", out_tickname());
 	out_pic_cells(r_o->o_out, &r_o->o_specs[0]);
+	smpl_title_cells(r_o->o_out, &r_o->o_smpl);
 	fputc('\n', r_o->o_out);
 }
 
@@ -119,8 +120,8 @@ rep_total(cpc_t *cpc, int set, int ncpu, hrtime_t t, cpc_buf_t *acc)
 	}
 	fprintf(r_o->o_out, "%7.3f %3d %5s ", out_reltime(t, r_base), ncpu,
 	    "total");
-	out_values(r_o->o_out, cpc, acc, r_o->o_specs[set].sp_nreqs,
-	    r_o->o_tick, note_for(set));
+	out_values(r_o->o_out, cpc, acc, r_o->o_specs[set].sp_nreqs +
+	    smpl_nreqs(&r_o->o_smpl), r_o->o_tick, note_for(set));
 }
 
 int

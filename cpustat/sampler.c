@@ -49,6 +49,7 @@
 #include "output.h"
 #include "setgrp.h"
 #include "soak.h"
+#include "smpl.h"
 #include "timefmt.h"
 
 enum rkind {
@@ -99,6 +100,7 @@ static pthread_cond_t	 g_cv_main = PTHREAD_COND_INITIALIZER;
 static int		 g_nready;	/* CPU threads set up, under g_lock */
 static int		 g_stopfd = -1;	/* readable once told to stop */
 static atomic_int	 g_stop;
+static struct smpl	*g_smpl;	/* -S, or NULL */
 static struct cpu	*g_cpus;
 static int		 g_ncpu;
 static __thread int	 tl_timerfd = -1;	/* the CPU thread's timer */
@@ -193,7 +195,7 @@ post_sample(struct cpu *c, unsigned long long k)
 	r->r_tick = cpc_buf_tick(g_cpc, e->se_delta);
 	r->r_scaled = cpc_buf_scaled(g_cpc, e->se_delta);
 	(void)cpc_buf_times(g_cpc, e->se_delta, &r->r_ena, &r->r_run);
-	r->r_nvals = e->se_spec->sp_nreqs;
+	r->r_nvals = e->se_nreqs < SPEC_MAXPIC ? e->se_nreqs : SPEC_MAXPIC;
 	for (i = 0; i < r->r_nvals; i++)
 		(void)cpc_buf_get(g_cpc, e->se_delta, i, &r->r_vals[i]);
 	post(c, r);
@@ -333,7 +335,8 @@ setup(struct cpu *c, unsigned long long k)
 	struct setgrp *old = c->c_grp;
 	int i;
 
-	c->c_grp = setgrp_create(g_cpc, g_opts->o_specs, g_opts->o_nspecs);
+	c->c_grp = setgrp_create_smpl(g_cpc, g_opts->o_specs,
+	    g_opts->o_nspecs, g_smpl);
 	if (c->c_grp == NULL) {
 		c->c_grp = old;
 		return -1;
@@ -593,6 +596,7 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 				batch[i] = r->r_next;
 				free(r);
 			}
+		smpl_flush(g_smpl);
 		if (rep_flush() != 0)
 			return -2;
 		if (fflush(o->o_out) != 0 || ferror(o->o_out)) {
@@ -605,6 +609,23 @@ print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
 		}
 		if (alive == 0)
 			return rc;
+	}
+}
+
+/* --profile after the totals: the system's, or one per CPU measured. */
+static void
+print_profiles(const struct opts *o, struct cpu *cpus, int ncpu)
+{
+	char what[32];
+	int i;
+
+	if (!o->o_smpl.so_percpu) {
+		smpl_print_profile(g_smpl, o->o_out, -1, "system");
+		return;
+	}
+	for (i = 0; i < ncpu; i++) {
+		snprintf(what, sizeof(what), "cpu %d", cpus[i].c_id);
+		smpl_print_profile(g_smpl, o->o_out, cpus[i].c_id, what);
 	}
 }
 
@@ -641,6 +662,7 @@ print_totals(const struct opts *o, struct cpu *cpus, int ncpu)
 		    mono_now() : cpc_buf_hrtime(g_cpc, acc), acc);
 		cpc_buf_destroy(g_cpc, acc);
 	}
+	print_profiles(o, cpus, ncpu);
 	if (rep_flush() != 0)
 		return -2;
 	return fflush(o->o_out) != 0 || ferror(o->o_out) ? -1 : 0;
@@ -775,6 +797,10 @@ run(cpc_t *cpc, const struct opts *o)
 		close(g_stopfd);
 		return 1;
 	}
+	if (smpl_on(&o->o_smpl) && (g_smpl = smpl_create(cpc, &o->o_smpl,
+	    SMPL_BY_CPU)) == NULL)
+		errx(1, "-S: %s", errh_last());
+	smpl_start(g_smpl, g_base);
 	for (i = 0, started = 0; i < ncpu; i++) {
 		if (pthread_create(&cpus[i].c_thr, NULL, cpu_main,
 		    &cpus[i]) != 0) {
@@ -825,5 +851,8 @@ run(cpc_t *cpc, const struct opts *o)
 	}
 	free(cpus);
 	close(g_stopfd);
+	if (g_smpl != NULL && smpl_finish(g_smpl) != 0 && rc == 0)
+		rc = -2;
+	smpl_destroy(g_smpl);
 	return rc == -1 ? 0 : rc == -2 ? 1 : rc;
 }

@@ -26,13 +26,14 @@
 #include "output.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
-#define OPT_FORMAT	256		/* --format: no letter */
+#define OPT_FORMAT	0x200		/* --format: no letter (HINT_EVENT is 0x100) */
 
 const char *progname = "cputrack";
 
 static const char synopsis[] =
-    "[-T secs] [-N count] [-Defhntv] [-o file]\n"
-    "\t\t[--format=text|csv|json|openmetrics]\n"
+    "[-T secs] [-N count] [-Defghntv] [-o file]\n"
+    "\t\t[--format=text|csv|json|openmetrics] [-S events]\n"
+    "\t\t[--profile[=N]] [--samples=file] [--folded=file]\n"
     "\t\t-c events [-c events]... [command [args] | -p pid]";
 
 static const struct option longopts[] = {
@@ -52,6 +53,7 @@ static const struct option longopts[] = {
 	{ "list-events", optional_argument,	NULL, 'L' },
 	{ "version",	no_argument,		NULL, 'V' },
 	HINT_LONGOPTS(HINT_EVENT),
+	SMPL_LONGOPTS,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -82,6 +84,14 @@ print_usage(FILE *fp)
 	    "\t\t\trewritten each interval, counters per process\n"
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
+	    "\t-S events\tsample these events (the -c grammar, period=N\n"
+	    "\t\t\tevents between samples); a column smplN per event\n"
+	    "\t\t\tcounts the samples taken (-c is then optional)\n"
+	    "\t-g\t\trecord call chains with the samples\n"
+	    "\t--profile[=N]\tafter each process's totals, its N hottest\n"
+	    "\t\t\tfunctions (default 10): pct, samples, symbol, object\n"
+	    "\t--samples=file\twrite every sample to file as CSV\n"
+	    "\t--folded=file\twrite the call chains (-g) as folded stacks\n"
 	    "\t--list-events[=pattern]\n"
 	    "\t\t\tlist the event names that contain pattern (or match\n"
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
@@ -90,7 +100,8 @@ print_usage(FILE *fp)
 	    "\tLong options: --interval=SECS --count=N --debug "
 	    "--follow-exec\n"
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
-	    "\t--events=EVENTS --pid=PID --format=FORMAT --help --version\n"
+	    "\t--events=EVENTS --pid=PID --format=FORMAT --sample=EVENTS\n"
+	    "\t--callchain --help --version\n"
 	    "\n", out_tickname());
 	listev_usage(fp);
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
@@ -126,8 +137,8 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 
 	opterr = 0;
 	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v" HINT_OPTSTRING, longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
+	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
 			o->o_followexec = 1;
@@ -170,8 +181,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 			o->o_verbose = 1;
 			break;
 		default:
-			(void)cli_common_opt(cpc, &cc, ch, argv, print_usage,
-			    EXIT_OWNFAIL);
+			if (!smpl_opt(&o->o_smpl, ch, optarg))
+				(void)cli_common_opt(cpc, &cc, ch, argv,
+				    print_usage, EXIT_OWNFAIL);
 		}
 	}
 	o->o_debug = cc.cc_debug;
@@ -184,8 +196,8 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	if (optind < argc)
 		o->o_argv = argv + optind;
 	/* perf's -e EVENTS (with -p too): first say what -e is here */
-	if (cc.cc_ntexts == 0 && o->o_followexec)
-		cli_usage_error("no events: give at least one -c%s",
+	if (cc.cc_ntexts == 0 && o->o_followexec && !smpl_on(&o->o_smpl))
+		cli_usage_error("no events: give at least one -c or -S%s",
 		    hint_cputrack_e(cpc, o->o_argv != NULL ? o->o_argv[0] :
 		    NULL, hint, sizeof(hint)));
 	if (o->o_argv == NULL && o->o_pid == 0)
@@ -193,12 +205,24 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	if (o->o_argv != NULL && o->o_pid != 0)
 		cli_usage_error("both a command ('%s') and -p %d: choose one",
 		    o->o_argv[0], (int)o->o_pid);
-	if (cc.cc_ntexts == 0)
-		cli_usage_error("no events: give at least one -c");
+	if (cc.cc_ntexts == 0 && !smpl_on(&o->o_smpl))
+		cli_usage_error("no events: give at least one -c or -S");
+	smpl_check(cpc, &o->o_smpl, cc.cc_ntexts, o->o_pid ? 1 :
+	    EXIT_OWNFAIL);
+	if (o->o_smpl.so_profile && o->o_format != FMT_TEXT)
+		cli_usage_error("--profile prints text after the totals: use it "
+		    "with the text format (--samples=file writes CSV)");
 	for (i = 0; i < cc.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
 		    o->o_pid ? 1 : EXIT_OWNFAIL);
 	free(cc.cc_texts);
+	/* -S alone: one set of sampling requests only. */
+	if (o->o_nspecs == 0) {
+		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
+		    smpl_empty_spec(&o->o_specs[0]) != 0)
+			err(EXIT_OWNFAIL, "out of memory");
+		o->o_nspecs = 1;
+	}
 	open_output(o, outname);
 }
 
@@ -222,6 +246,7 @@ main(int argc, char **argv)
 	for (i = 0; i < o.o_nspecs; i++)
 		spec_free(&o.o_specs[i]);
 	free(o.o_specs);
+	smpl_opts_free(&o.o_smpl);
 	cpc_close(cpc);
 	return rc;
 }

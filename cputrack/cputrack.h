@@ -10,6 +10,7 @@
 #include <libcpc.h>
 
 #include "format.h"
+#include "smpl.h"
 #include "strtoset.h"
 
 /* Exit statuses of cputrack's own (time(1) and env(1) use the same). */
@@ -33,6 +34,7 @@ struct topts {
 	enum fmt_kind	 o_format;	/* --format */
 	pid_t		 o_pid;		/* -p, or 0 */
 	char		**o_argv;	/* the command, or NULL */
+	struct smpl_opts o_smpl;	/* -S and its reports */
 };
 
 extern const char *progname;

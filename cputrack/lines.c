@@ -16,6 +16,7 @@
 #include "errh.h"
 #include "msgsafe.h"
 #include "output.h"
+#include "smpl.h"
 #include "track_impl.h"
 
 hrtime_t
@@ -134,7 +135,8 @@ line_values(pid_t pid, pid_t lwp, const char *kind, int set, cpc_buf_t *buf)
 		    buf, 0);
 	} else {
 		line_head(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind);
-		out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs,
+		out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs +
+		    smpl_nreqs(&T.o->o_smpl),
 		    T.o->o_tick, set_note(set));
 	}
 	out_check();
@@ -192,6 +194,7 @@ title(void)
 	if (T.o->o_tick)
 		fprintf(T.out, "%9s ", out_tickname());
 	out_pic_cells(T.out, &T.o->o_specs[0]);
+	smpl_title_cells(T.out, &T.o->o_smpl);
 	fputc('\n', T.out);
 	out_check();
 }
@@ -220,7 +223,8 @@ tree_total(void)
 		    set_note(i) ? set_note(i) : "");
 		line_head(cpc_buf_hrtime(T.cpc, T.tree[i]), T.rootpid,
 		    (pid_t)T.nprocs, "total");
-		out_values(T.out, T.cpc, T.tree[i], T.o->o_specs[i].sp_nreqs,
+		out_values(T.out, T.cpc, T.tree[i], T.o->o_specs[i].sp_nreqs +
+		    smpl_nreqs(&T.o->o_smpl),
 		    T.o->o_tick, note);
 		out_check();
 	}

@@ -29,6 +29,7 @@
 #include "output.h"
 #include "setgrp.h"
 #include "track_impl.h"
+#include "smpl.h"
 
 #define NHASH	TRACK_NHASH
 #define CMDMAX	80	/* libpctx's exec command lines, at most */
@@ -186,6 +187,19 @@ print_acc(struct tproc *tp, pid_t lwp, const char *kind)
 	return last;
 }
 
+/* After a process's totals: its profile (--profile), then forgotten. */
+static void
+print_profile(pid_t pid)
+{
+	char what[32];
+
+	if (T.sm == NULL || T.outfail)
+		return;
+	snprintf(what, sizeof(what), "pid %d", (int)pid);
+	smpl_print_profile(T.sm, T.out, pid, what);
+	out_check();
+}
+
 static int
 bind_elem(pctx_t *pctx, struct tlwp *tl, struct setgrp_elem *e,
     const char *cb)
@@ -227,8 +241,8 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	if ((tl = lwp_find((pid_t)lwpid)) != NULL)
 		lwp_free(tl);
 	if ((tl = calloc(1, sizeof(*tl))) == NULL ||
-	    (tl->tl_sg = setgrp_create(T.cpc, T.o->o_specs,
-	    T.o->o_nspecs)) == NULL) {
+	    (tl->tl_sg = setgrp_create_smpl(T.cpc, T.o->o_specs,
+	    T.o->o_nspecs, T.sm)) == NULL) {
 		warnmsg("%d: init_lwp: %s", (int)pid, tl == NULL ?
 		    "out of memory" : errh_last());
 		free(tl);
@@ -236,6 +250,7 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	}
 	tl->tl_tid = (pid_t)lwpid;
 	tl->tl_pid = pid;
+	smpl_note_pid(T.sm, pid);
 	tl->tl_next = T.hash[tl->tl_tid % NHASH];
 	T.hash[tl->tl_tid % NHASH] = tl;
 	e = setgrp_cur(tl->tl_sg);
@@ -344,6 +359,7 @@ cb_exit(pctx_t *pctx, pid_t pid, id_t lwpid, int status, void *arg)
 	if (tp == NULL)
 		return;
 	(void)print_acc(tp, (pid_t)lwpid, "exit");
+	print_profile(pid);
 	proc_free(tp);
 }
 
@@ -387,6 +403,8 @@ cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 
 	if (tp != NULL) {
 		last = print_acc(tp, (pid_t)lwpid, "exec");
+		print_profile(pid);
+		smpl_exec_pid(T.sm, pid);
 		lwp_free_proc(pid);
 		for (i = 0; i < T.o->o_nspecs; i++)
 			cpc_buf_zero(T.cpc, tp->tp_acc[i]);
@@ -422,6 +440,7 @@ cb_release(pctx_t *pctx, pid_t pid, void *arg)
 	if (tp == NULL)
 		return;
 	(void)print_acc(tp, pid, "total");
+	print_profile(pid);
 	proc_free(tp);
 }
 
@@ -594,6 +613,7 @@ cleanup(void)
 	free(T.tree);
 	free(T.tmpl);
 	fmt_destroy(T.fmt);
+	smpl_destroy(T.sm);
 }
 
 /*
@@ -619,7 +639,7 @@ int
 track(cpc_t *cpc, const struct topts *o)
 {
 	int fail = o->o_pid ? 1 : EXIT_OWNFAIL;
-	int i, rc, failed;
+	int i, rc, failed, first;
 
 	T.cpc = cpc;
 	T.o = o;
@@ -629,8 +649,15 @@ track(cpc_t *cpc, const struct topts *o)
 		warnmsg("out of memory");
 		return fail;
 	}
+	if (smpl_on(&o->o_smpl) && (T.sm = smpl_create(cpc, &o->o_smpl,
+	    SMPL_BY_PID)) == NULL) {
+		warnmsg("-S: %s", errh_last());
+		cleanup();
+		return fail;
+	}
 	for (i = 0; i < o->o_nspecs; i++)
-		if ((T.tmpl[i] = spec_build(cpc, &o->o_specs[i])) == NULL) {
+		if ((T.tmpl[i] = setgrp_build(cpc, &o->o_specs[i], T.sm,
+		    &first)) == NULL) {
 			warnmsg("-c '%s': %s", o->o_specs[i].sp_text,
 			    errh_last());
 			cleanup();
@@ -656,6 +683,7 @@ track(cpc_t *cpc, const struct topts *o)
 	pctx_set_ops(T.pctx, &ops);
 	catch_signals();
 	T.t0 = now();
+	smpl_start(T.sm, T.t0);
 	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
 	if (T.outfail && T.outerr != EPIPE) {
 		if (T.outerr != 0)
@@ -671,6 +699,8 @@ track(cpc_t *cpc, const struct topts *o)
 		    wait_status(T.rootstatus) : 0;
 	release();
 	if (tree_total() != 0 && rc == 0)
+		rc = fail;
+	if (T.sm != NULL && smpl_finish(T.sm) != 0 && rc == 0)
 		rc = fail;
 	cleanup();
 	return rc;

@@ -24,6 +24,7 @@ struct tstate {
 	const struct topts *o;
 	FILE		*out;
 	cpc_set_t	**tmpl;		/* per set: for buffer shapes */
+	struct smpl	*sm;		/* -S, or NULL */
 	hrtime_t	 t0;
 	pctx_t		*pctx;
 	struct tproc	*procs;

@@ -499,6 +499,16 @@ spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp, char *err,
 }
 
 int
+spec_parse_common(cpc_t *cpc, const char *text, struct spec *sp, char *err,
+    size_t errlen)
+{
+	const char *attrs[SPEC_MAXATTR] = { NULL };
+
+	cpc_walk_attrs_common(cpc, attrs, collect_attr);
+	return spec_parse(text, cpc_npic(cpc), attrs, sp, err, errlen);
+}
+
+int
 spec_parse_npic(cpc_t *cpc, const char *text, uint_t npic, struct spec *sp,
     char *err, size_t errlen)
 {

@@ -58,6 +58,13 @@ cpc_set_t *spec_build_with(cpc_t *cpc, const struct spec *sp,
 /* Parse against cpc's pics and attributes; -1 with err. */
 int	spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp,
 	    char *err, size_t errlen);
+/*
+ * Parse against the attributes a SMPL request takes
+ * (cpc_walk_attrs_common: period, smpl_nrecs, callchain and the counting
+ * ones), for the tools' -S; -1 with err.
+ */
+int	spec_parse_common(cpc_t *cpc, const char *text, struct spec *sp,
+	    char *err, size_t errlen);
 /* The same with npic slots (cpc_strtoevent: 2). */
 int	spec_parse_npic(cpc_t *cpc, const char *text, uint_t npic,
 	    struct spec *sp, char *err, size_t errlen);

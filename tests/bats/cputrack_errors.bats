@@ -31,7 +31,7 @@ ct_usage_error() {
 	run --separate-stderr "$CPUTRACK" -c page-faults
 	ct_usage_error "no command to run and no -p pid"
 	run --separate-stderr "$CPUTRACK" true
-	ct_usage_error "no events: give at least one -c"
+	ct_usage_error "no events: give at least one -c or -S"
 	run --separate-stderr "$CPUTRACK" -c page-faults -p 1 true
 	ct_usage_error "both a command ('true') and -p 1: choose one"
 	run --separate-stderr "$CPUTRACK" -T x -c page-faults true

@@ -62,17 +62,17 @@ usage_error() {
 
 @test "cputrack -e still follows exec; without -c it says so" {
 	run --separate-stderr "$CPUTRACK" -e cycles ./prog
-	usage_error cputrack "no events: give at least one -c; -e follows exec(2) here (perf's -e 'cycles' is -c 'cycles,sys')"
+	usage_error cputrack "no events: give at least one -c or -S; -e follows exec(2) here (perf's -e 'cycles' is -c 'cycles,sys')"
 	run --separate-stderr "$CPUTRACK" -e -- ./prog
-	usage_error cputrack "no events: give at least one -c; -e follows exec(2) here"
+	usage_error cputrack "no events: give at least one -c or -S; -e follows exec(2) here"
 	# a command is not taken for an event list
 	run --separate-stderr "$CPUTRACK" -e ls -l
-	usage_error cputrack "no events: give at least one -c; -e follows exec(2) here"
+	usage_error cputrack "no events: give at least one -c or -S; -e follows exec(2) here"
 	# perf's order: -p first, then -e EVENTS
 	run --separate-stderr "$CPUTRACK" -p 1 -e cpu-clock:u
-	usage_error cputrack "no events: give at least one -c; -e follows exec(2) here (perf's -e 'cpu-clock:u' is -c 'cpu-clock')"
+	usage_error cputrack "no events: give at least one -c or -S; -e follows exec(2) here (perf's -e 'cpu-clock:u' is -c 'cpu-clock')"
 	run --separate-stderr "$CPUTRACK" true
-	usage_error cputrack "no events: give at least one -c"
+	usage_error cputrack "no events: give at least one -c or -S"
 }
 
 @test "cputrack -e with -c is Solaris's -e: counts through the exec" {

@@ -193,4 +193,8 @@ else
 	not_ok "cpustat --list-events=INST: INST_RETIRED, not CPU_CYCLES"
 fi
 
+
+# -- sampling (tests/hw/guest/sampling.sh) --------------------------------
+. ./sampling.sh
+
 summary

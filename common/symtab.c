@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * symtab.c - function names for sampled addresses (see symtab.h).
+ *
+ * Per process: a libdwfl session (Dwfl) whose modules are the process's
+ * file mappings, reported from /proc/PID/maps.  A later report adds to
+ * what is known (dwfl_report_begin_add), so an exited process keeps the
+ * mappings it had.  Answers are cached per (pid, address): a profile
+ * meets the same few addresses again and again, and libdwfl's symbol
+ * search walks the whole table.  The kernel's text symbols come from
+ * /proc/kallsyms, read once, sorted, searched by bisection.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+#else
+/*
+ * Built without libdw (a cross build may be): user addresses stay
+ * unnamed, kernel ones are still named from /proc/kallsyms.
+ */
+typedef struct Dwfl Dwfl;
+typedef int Dwfl_Callbacks;
+#define dwfl_end(d)	((void)(d))
+#endif
+
+#include "smplout.h"
+#include "symtab.h"
+
+#define NSTR		65536	/* interned strings' hash chains */
+#define NPROC		256	/* processes' hash chains */
+#define NCACHE		65536	/* (pid, address) answers' hash chains */
+#define MAXCACHE	(1 << 20)	/* answers kept, at most */
+#define REREPORTS	64	/* maps read again at will, then 1/s */
+
+struct sstr {
+	struct sstr	*ss_next;
+	char		 ss_text[];
+};
+
+struct sproc {
+	struct sproc	*sp_next;
+	pid_t		 sp_pid;
+	Dwfl		*sp_dwfl;
+	time_t		 sp_reported;	/* when the maps were last read */
+	unsigned	 sp_nreports;	/* how often */
+};
+
+struct sans {
+	struct sans	*sa_next;
+	pid_t		 sa_pid;
+	uint64_t	 sa_ip;
+	const char	*sa_sym;
+	const char	*sa_obj;
+};
+
+struct ksym {
+	uint64_t	 ks_addr;
+	const char	*ks_name;
+	const char	*ks_obj;
+};
+
+struct symtab {
+	pthread_mutex_t	 st_lock;
+	struct sstr	*st_str[NSTR];
+	struct sproc	*st_proc[NPROC];
+	struct sans	**st_cache;	/* NCACHE chains */
+	size_t		 st_ncached;
+	struct ksym	*st_ksyms;	/* sorted by address */
+	char		*st_knames;	/* their names, one after another */
+	size_t		 st_nksyms;
+	int		 st_kloaded;
+	char		*st_debugpath;	/* libdwfl's debuginfo search path */
+	Dwfl_Callbacks	 st_cb;
+};
+
+static uint64_t
+hash64(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return v;
+}
+
+static const char *
+intern(struct symtab *st, const char *s)
+{
+	uint64_t h = str_hash(s);
+	struct sstr *e;
+	size_t len = strlen(s);
+
+	for (e = st->st_str[h % NSTR]; e != NULL; e = e->ss_next)
+		if (strcmp(e->ss_text, s) == 0)
+			return e->ss_text;
+	if ((e = malloc(sizeof(*e) + len + 1)) == NULL)
+		return SYM_UNKNOWN;
+	memcpy(e->ss_text, s, len + 1);
+	e->ss_next = st->st_str[h % NSTR];
+	st->st_str[h % NSTR] = e;
+	return e->ss_text;
+}
+
+struct symtab *
+symtab_create(void)
+{
+	struct symtab *st;
+
+	if ((st = calloc(1, sizeof(*st))) == NULL)
+		return NULL;
+	if ((st->st_cache = calloc(NCACHE, sizeof(*st->st_cache))) == NULL ||
+	    (st->st_debugpath = strdup("-.debug:/usr/lib/debug")) == NULL) {
+		free(st->st_cache);
+		free(st);
+		return NULL;
+	}
+	pthread_mutex_init(&st->st_lock, NULL);
+#ifdef HAVE_LIBDW
+	st->st_cb.find_elf = dwfl_linux_proc_find_elf;
+	st->st_cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	st->st_cb.debuginfo_path = &st->st_debugpath;
+#endif
+	return st;
+}
+
+static void
+cache_drop(struct symtab *st, pid_t pid)
+{
+	struct sans **pp, *a;
+	size_t i;
+
+	for (i = 0; i < NCACHE; i++)
+		for (pp = &st->st_cache[i]; (a = *pp) != NULL;) {
+			if (pid >= 0 && a->sa_pid != pid) {
+				pp = &a->sa_next;
+				continue;
+			}
+			*pp = a->sa_next;
+			free(a);
+			st->st_ncached--;
+		}
+}
+
+void
+symtab_destroy(struct symtab *st)
+{
+	struct sproc *p, *pn;
+	struct sstr *s, *sn;
+	size_t i;
+
+	if (st == NULL)
+		return;
+	cache_drop(st, -1);
+	free(st->st_cache);
+	for (i = 0; i < NPROC; i++)
+		for (p = st->st_proc[i]; p != NULL; p = pn) {
+			pn = p->sp_next;
+			dwfl_end(p->sp_dwfl);
+			free(p);
+		}
+	for (i = 0; i < NSTR; i++)
+		for (s = st->st_str[i]; s != NULL; s = sn) {
+			sn = s->ss_next;
+			free(s);
+		}
+	free(st->st_ksyms);
+	free(st->st_knames);
+	free(st->st_debugpath);
+	pthread_mutex_destroy(&st->st_lock);
+	free(st);
+}
+
+int
+symtab_is_kernel(uint64_t ip)
+{
+	return sizeof(void *) == 8 && (ip >> 63) != 0;
+}
+
+/* Process mappings. */
+
+#ifdef HAVE_LIBDW
+
+static struct sproc *
+proc_lookup(struct symtab *st, pid_t pid)
+{
+	struct sproc *p;
+
+	for (p = st->st_proc[(unsigned)pid % NPROC]; p != NULL; p = p->sp_next)
+		if (p->sp_pid == pid)
+			return p;
+	return NULL;
+}
+
+/*
+ * Read pid's maps into its session, adding to what it knew.  A process
+ * that is gone leaves the session as it was.
+ */
+static void
+proc_report(struct sproc *p)
+{
+	p->sp_reported = time(NULL);
+	p->sp_nreports++;
+	dwfl_report_begin_add(p->sp_dwfl);
+	(void)dwfl_linux_proc_report(p->sp_dwfl, p->sp_pid);
+	(void)dwfl_report_end(p->sp_dwfl, NULL, NULL);
+}
+
+static struct sproc *
+proc_get(struct symtab *st, pid_t pid)
+{
+	struct sproc *p;
+
+	if ((p = proc_lookup(st, pid)) != NULL)
+		return p;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return NULL;
+	if ((p->sp_dwfl = dwfl_begin(&st->st_cb)) == NULL) {
+		free(p);
+		return NULL;
+	}
+	p->sp_pid = pid;
+	p->sp_next = st->st_proc[(unsigned)pid % NPROC];
+	st->st_proc[(unsigned)pid % NPROC] = p;
+	proc_report(p);
+	return p;
+}
+
+#else
+static struct sproc *
+proc_get(struct symtab *st, pid_t pid)
+{
+	(void)st;
+	(void)pid;
+	return NULL;
+}
+#endif
+
+void
+symtab_note(struct symtab *st, pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	pthread_mutex_lock(&st->st_lock);
+	(void)proc_get(st, pid);
+	pthread_mutex_unlock(&st->st_lock);
+}
+
+void
+symtab_forget(struct symtab *st, pid_t pid)
+{
+	struct sproc **pp, *p;
+
+	pthread_mutex_lock(&st->st_lock);
+	for (pp = &st->st_proc[(unsigned)pid % NPROC]; (p = *pp) != NULL;
+	    pp = &p->sp_next)
+		if (p->sp_pid == pid) {
+			*pp = p->sp_next;
+			dwfl_end(p->sp_dwfl);
+			free(p);
+			break;
+		}
+	cache_drop(st, pid);
+	pthread_mutex_unlock(&st->st_lock);
+}
+
+#ifdef HAVE_LIBDW
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? s + 1 : path;
+}
+
+static int
+user_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
+    const char **obj)
+{
+	struct sproc *p;
+	Dwfl_Module *m;
+	const char *name, *mod;
+	GElf_Off off;
+	GElf_Sym es;
+
+	*sym = *obj = SYM_UNKNOWN;
+	if (pid <= 0 || (p = proc_get(st, pid)) == NULL)
+		return 0;
+	m = dwfl_addrmodule(p->sp_dwfl, ip);
+	/*
+	 * Mapped since the maps were read (the libraries after the exec,
+	 * dlopen)?  Read them again: freely at first, then once a second
+	 * at most (a process that runs code it generates keeps missing).
+	 */
+	if (m == NULL && (p->sp_nreports < REREPORTS ||
+	    p->sp_reported != time(NULL))) {
+		proc_report(p);
+		m = dwfl_addrmodule(p->sp_dwfl, ip);
+	}
+	if (m == NULL)
+		return 0;
+	mod = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (mod != NULL)
+		*obj = intern(st, base_name(mod));
+	name = dwfl_module_addrinfo(m, ip, &off, &es, NULL, NULL, NULL);
+	if (name != NULL && *name != '\0')
+		*sym = intern(st, name);
+	return 1;
+}
+#else
+static int
+user_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
+    const char **obj)
+{
+	(void)st;
+	(void)pid;
+	(void)ip;
+	*sym = *obj = SYM_UNKNOWN;
+	return 0;
+}
+#endif
+
+/* The kernel. */
+
+static int
+ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->ks_addr < y->ks_addr ? -1 : x->ks_addr > y->ks_addr;
+}
+
+/*
+ * One line of /proc/kallsyms, "addr type name[\tmodule]": the text
+ * symbol's address, its name cut out in place, and *mod its module (in
+ * brackets) or NULL; 0 for any other line.
+ */
+static uint64_t
+kallsyms_line(char *line, char **name, char **mod)
+{
+	unsigned long long addr;
+	char *end, *m;
+
+	addr = strtoull(line, &end, 16);
+	if (end == line || end[0] != ' ' || (end[1] != 't' && end[1] != 'T') ||
+	    end[2] != ' ')
+		return 0;
+	*name = end + 3;
+	end = *name + strcspn(*name, "\t\n");
+	*mod = NULL;
+	if (*end == '\t') {
+		m = end + 1;
+		m[strcspn(m, "\n")] = '\0';
+		*mod = m;
+	}
+	*end = '\0';
+	return addr;
+}
+
+/*
+ * Text symbols of /proc/kallsyms (none where its addresses are hidden),
+ * their names in one arena: the kernel has some 100000, read once, on
+ * the first kernel address.  The arena only grows while reading; the
+ * names' offsets become pointers at the end.
+ */
+static void
+kernel_load(struct symtab *st)
+{
+	char *line = NULL, *name, *mod, *na;
+	size_t cap = 0, lcap = 0, used = 0, acap = 0, len, i;
+	struct ksym *k;
+	uint64_t addr;
+	FILE *fp;
+
+	st->st_kloaded = 1;
+	if ((fp = fopen("/proc/kallsyms", "re")) == NULL)
+		return;
+	while (getline(&line, &lcap, fp) > 0) {
+		if ((addr = kallsyms_line(line, &name, &mod)) == 0)
+			continue;
+		len = strlen(name) + 1;
+		if (st->st_nksyms == cap || used + len > acap) {
+			cap = st->st_nksyms == cap ? (cap ? 2 * cap : 65536) :
+			    cap;
+			acap = used + len > acap ? (acap + len) * 2 : acap;
+			if ((k = realloc(st->st_ksyms, cap * sizeof(*k))) ==
+			    NULL)
+				break;
+			st->st_ksyms = k;
+			if ((na = realloc(st->st_knames, acap)) == NULL)
+				break;
+			st->st_knames = na;
+		}
+		k = &st->st_ksyms[st->st_nksyms++];
+		k->ks_addr = addr;
+		memcpy(st->st_knames + used, name, len);
+		k->ks_name = (const char *)(uintptr_t)used;
+		used += len;
+		if (mod != NULL) {
+			snprintf(line, lcap, "%s", mod);
+			k->ks_obj = intern(st, line);
+		} else
+			k->ks_obj = SYM_KERNEL;
+	}
+	free(line);
+	fclose(fp);
+	for (i = 0; i < st->st_nksyms; i++)
+		st->st_ksyms[i].ks_name = st->st_knames +
+		    (uintptr_t)st->st_ksyms[i].ks_name;
+	qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms), ksym_cmp);
+}
+
+static void
+kernel_resolve(struct symtab *st, uint64_t ip, const char **sym,
+    const char **obj)
+{
+	size_t lo = 0, hi, mid;
+
+	if (!st->st_kloaded)
+		kernel_load(st);
+	*sym = SYM_UNKNOWN;
+	*obj = SYM_KERNEL;
+	hi = st->st_nksyms;
+	if (hi == 0 || ip < st->st_ksyms[0].ks_addr)
+		return;
+	/* The last symbol at or below ip. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (st->st_ksyms[mid].ks_addr <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*sym = st->st_ksyms[lo].ks_name;
+	*obj = st->st_ksyms[lo].ks_obj;
+}
+
+void
+symtab_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
+    const char **obj)
+{
+	uint64_t h;
+	struct sans *a;
+
+	pthread_mutex_lock(&st->st_lock);
+	if (symtab_is_kernel(ip)) {
+		kernel_resolve(st, ip, sym, obj);
+		goto out_unlock;
+	}
+	h = hash64(ip ^ ((uint64_t)(unsigned)pid << 40)) % NCACHE;
+	for (a = st->st_cache[h]; a != NULL; a = a->sa_next)
+		if (a->sa_ip == ip && a->sa_pid == pid) {
+			*sym = a->sa_sym;
+			*obj = a->sa_obj;
+			goto out_unlock;
+		}
+	/* An unknown address may be mapped later: not kept. */
+	if (!user_resolve(st, pid, ip, sym, obj) ||
+	    st->st_ncached >= MAXCACHE || (a = malloc(sizeof(*a))) == NULL)
+		goto out_unlock;
+	a->sa_pid = pid;
+	a->sa_ip = ip;
+	a->sa_sym = *sym;
+	a->sa_obj = *obj;
+	a->sa_next = st->st_cache[h];
+	st->st_cache[h] = a;
+	st->st_ncached++;
+out_unlock:
+	pthread_mutex_unlock(&st->st_lock);
+}
