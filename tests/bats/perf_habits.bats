@@ -19,13 +19,18 @@ teardown() {
 }
 
 # usage_error TOOL MESSAGE: the last run was TOOL's usage error: status 2,
-# nothing on stdout, "TOOL: MESSAGE" then the usage line on stderr.
+# nothing on stdout, "TOOL: MESSAGE" then the usage lines on stderr.
 usage_error() {
 	expect_status 2 || return 1
 	expect_eq "$output" "" "stdout" || return 1
 	expect_eq "${stderr_lines[0]-}" "$1: $2" "the message" || return 1
-	expect_match "${stderr_lines[1]-}" "^usage: $1 " &&
-	    expect_eq "${#stderr_lines[@]}" 3 "stderr lines"
+	expect_match "${stderr_lines[1]-}" "^usage: $1 " || return 1
+	# the rest of the usage: its continuation lines, each indented
+	local i
+	for ((i = 2; i < ${#stderr_lines[@]}; i++)); do
+		expect_match "${stderr_lines[i]}" $'^\t' "usage line $i" ||
+		    return 1
+	done
 }
 
 @test "-e: events are given with -c, perf's list spelt for -c" {
