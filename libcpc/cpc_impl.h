@@ -90,6 +90,7 @@ struct cpc_set {
 						   that thread's slot */
 	struct cpc_set		*cs_tnext;	/* bound with cpc_bind_pctx: */
 	int			 cs_indexed;	/* in bind.c's TID index */
+	void			*cs_user;	/* backends/perf_user.c */
 };
 
 struct cpc_buf {

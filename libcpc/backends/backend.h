@@ -6,6 +6,7 @@
  * be opened at all (for listings).  Backends, one file each:
  *
  *	perf.c		perf_event_open(2), the default
+ *	perf_user.c	its read of hardware counters in user space
  *
  * A backend works on the set it is given (cpc_impl.h's structs) and
  * reports through the handle's error handler with cpc_report; it calls
