@@ -31,6 +31,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -43,6 +44,7 @@ int		cpc_pu_off;
 
 struct pu_state {
 	const void	*pu_owner;	/* &pu_me of the bound thread */
+	unsigned long	 pu_forks;	/* pu_forks when mapped */
 	int		 pu_live;	/* started, not stopped */
 	int		 pu_n;
 	volatile struct perf_event_mmap_page *pu_pg[];
@@ -50,6 +52,26 @@ struct pu_state {
 
 /* Its address tells one thread from another. */
 static __thread char pu_me;
+
+/*
+ * A forked child has the forking thread's TLS at the same address, but
+ * not the pages (the kernel never copies a perf mapping) nor the events:
+ * a child's count of forks tells it so.
+ */
+static unsigned long pu_forks;
+static pthread_once_t pu_once = PTHREAD_ONCE_INIT;
+
+static void
+pu_forked(void)
+{
+	pu_forks++;
+}
+
+static void
+pu_init(void)
+{
+	(void)pthread_atfork(NULL, NULL, pu_forked);
+}
 
 #define barrier()	__asm__ __volatile__("" ::: "memory")
 
@@ -146,6 +168,7 @@ cpc_pu_map(cpc_set_t *set)
 	cpc_pu_unmap(set);
 	if (!qualifies(set) || set->cs_nfds <= 0 || pg <= 0)
 		return;
+	(void)pthread_once(&pu_once, pu_init);
 	st = calloc(1, sizeof(*st) + set->cs_nfds * sizeof(st->pu_pg[0]));
 	if (st == NULL)
 		return;
@@ -158,6 +181,7 @@ cpc_pu_map(cpc_set_t *set)
 		st->pu_pg[st->pu_n++] = p;
 	}
 	st->pu_owner = &pu_me;
+	st->pu_forks = pu_forks;
 	set->cs_user = st;
 	if (st->pu_n < set->cs_nfds)
 		cpc_pu_unmap(set);
@@ -172,7 +196,8 @@ cpc_pu_unmap(cpc_set_t *set)
 
 	if (st == NULL)
 		return;
-	for (i = 0; i < st->pu_n; i++)
+	/* In a forked child the pages are not there to unmap. */
+	for (i = 0; i < st->pu_n && st->pu_forks == pu_forks; i++)
 		munmap((void *)st->pu_pg[i], (size_t)pg);
 	free(st);
 	set->cs_user = NULL;
@@ -229,7 +254,7 @@ cpc_pu_read(cpc_set_t *set)
 	int i;
 
 	if (st == NULL || !st->pu_live || st->pu_owner != &pu_me ||
-	    cpc_pu_off)
+	    st->pu_forks != pu_forks || cpc_pu_off)
 		return -1;
 	for (i = 0; i < st->pu_n; i++) {
 		if (pu_count(st->pu_pg[i], &v, &idle) != 0)

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include <libcpc.h>
 
@@ -186,6 +188,21 @@ hardware(void)
 	    "user read %llu < read() %llu < user read %llu: one count",
 	    (unsigned long long)a, (unsigned long long)b,
 	    (unsigned long long)c);
+
+	/* A forked child has neither the pages nor the events: read(). */
+	{
+		pid_t pid = fork();
+		int st = -1;
+
+		if (pid == 0) {
+			n0 = cpc_pu_nreads;
+			_exit(cpc_set_sample(cpc, set, buf) == 0 &&
+			    cpc_pu_nreads == n0 ? 0 : 1);
+		}
+		tap_ok(pid > 0 && waitpid(pid, &st, 0) == pid &&
+		    WIFEXITED(st) && WEXITSTATUS(st) == 0, "a forked child "
+		    "samples the parent's set with read() (status %d)", st);
+	}
 
 	/* Stopped: the page has no counter; read() gives the frozen count. */
 	n0 = cpc_pu_nreads;
