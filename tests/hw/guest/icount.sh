@@ -171,7 +171,6 @@ if [ -w /proc/sys/kernel/perf_user_access ]; then
 	echo 1 >/proc/sys/kernel/perf_user_access
 	run t_userread
 	echo 0 >/proc/sys/kernel/perf_user_access
-	bench_sample instructions
 	sed "s/^/#   t_userread: /" $OUT
 	if [ $rc -eq 0 ] && grep -q '^ok .*reads instructions in user space' $OUT &&
 	    grep -q '^ok .*user-space read: exactly 2' $OUT &&
@@ -181,6 +180,7 @@ if [ -w /proc/sys/kernel/perf_user_access ]; then
 		not_ok "t_userread: the user-space read is taken and counts as read() does" \
 		    "$(grep -v '^ok' $OUT | head -n 12)"
 	fi
+	bench_sample instructions
 else
 	not_ok "t_userread: the kernel has kernel.perf_user_access" \
 	    "$(uname -r)"
