@@ -325,7 +325,8 @@ $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_A) $(LIBCPC_A) \
 HW_HOST		?= aarch64-linux-gnu
 HW_B		?= build-aarch64
 HW_PROGS	= $(B)/tests/hw/insnloop $(B)/tests/hw/spinloop \
-		  $(B)/tests/unit/t_ovf
+		  $(B)/tests/unit/t_ovf $(B)/tests/unit/t_userread \
+		  $(B)/bench/sample
 
 .PHONY: check-hw clean-hw hw-guest
 
@@ -348,6 +349,12 @@ hw-guest: $(CPUSTAT) $(CPUTRACK) $(WORKLOADS) $(HW_PROGS)
 $(B)/tests/hw/%: tests/hw/guest/%.S
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -Wl,--build-id=none -o $@ $<
+
+# cpc_set_sample's cost in the guest, where the user-space read runs.
+$(B)/bench/sample: bench/sample.c $(LIBCPC_A) $(LIBPCTX_A)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ilibcpc $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
+	    $(LIBPCTX_A) $(LIBS)
 
 check-hw:
 	@HW_HOST=$(HW_HOST) HW_B=$(HW_B) tests/hw/run

@@ -6,13 +6,18 @@
  *	sample [-n calls] [-r rounds] [events]
  *
  * events: a -c style list of libcpc names (default
- * task-clock,page-faults).  The raw side opens the same encodings as
+ * task-clock,page-faults; cycles and instructions are the hardware
+ * ones it knows).  The raw side opens the same encodings as
  * one group (leader first, PERF_FORMAT_GROUP with the enabled and
  * running times and ids, as libcpc reads) on the calling thread.  Each
  * round times calls of one then the other (the order alternates), and
  * the medians over rounds are printed as
  *
- *	sample <ns per cpc_set_sample> raw <ns per read> ratio <r>
+ *	sample <ns per cpc_set_sample> raw <ns per read> ratio <r> user <u>
+ *
+ * u: the share of the cpc_set_sample calls libcpc answered in user space
+ * (backends/perf_user.c: rdpmc, or the arm64 counter registers, on
+ * hardware events of the calling thread), 0 where it used read().
  *
  * bench/summary runs it.  It exits 1 when libcpc or perf_event_open
  * refuses the events.
@@ -31,6 +36,9 @@
 #include <libcpc.h>
 
 #define MAXEV	8
+
+/* libcpc's count of reads done in user space (libcpc.a, not the API). */
+extern unsigned long cpc_pu_nreads;
 
 static double
 now(void)
@@ -70,6 +78,12 @@ encode(const char *name, struct perf_event_attr *a)
 			a->config = (uint64_t)sw[i].c;
 			return 0;
 		}
+	if (strcmp(name, "cycles") == 0 || strcmp(name, "instructions") == 0) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = name[0] == 'c' ? PERF_COUNT_HW_CPU_CYCLES :
+		    PERF_COUNT_HW_INSTRUCTIONS;
+		return 0;
+	}
 	return -1;
 }
 
@@ -81,6 +95,7 @@ main(int argc, char **argv)
 	long calls = 200000, i;
 	int rounds = 9, ch, r, nev = 0, fds[MAXEV];
 	double ts[64], tr[64], t0;
+	unsigned long u0;
 	uint64_t rb[3 + 2 * MAXEV];
 	cpc_t *cpc;
 	cpc_set_t *set;
@@ -128,6 +143,7 @@ main(int argc, char **argv)
 		perror("sample: bind");
 		return 1;
 	}
+	u0 = cpc_pu_nreads;
 	for (r = 0; r < rounds; r++) {
 		int k;
 
@@ -147,8 +163,9 @@ main(int argc, char **argv)
 	}
 	qsort(ts, (size_t)rounds, sizeof(double), cmp);
 	qsort(tr, (size_t)rounds, sizeof(double), cmp);
-	printf("sample %.1f raw %.1f ratio %.3f\n", ts[rounds / 2],
-	    tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2]);
+	printf("sample %.1f raw %.1f ratio %.3f user %.2f\n", ts[rounds / 2],
+	    tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2],
+	    (double)(cpc_pu_nreads - u0) / ((double)calls * rounds));
 	cpc_close(cpc);
 	return 0;
 }

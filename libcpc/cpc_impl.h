@@ -134,6 +134,7 @@ struct cpc_set {
 	int			 cs_indexed;	/* in bind.c's TID index */
 	int			 cs_nsmpl;	/* SMPL requests */
 	struct cpc_smpl		*cs_smpl;	/* per request, when open */
+	void			*cs_user;	/* backends/perf_user.c */
 };
 
 struct cpc_buf {

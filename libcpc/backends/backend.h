@@ -10,6 +10,7 @@
  *	msr.c		the x86 PMU through the msr device, for CPUs only
  *			(the kernel-module fallback; msr_pmu.c its registers)
  *	perf_smpl.c	its SMPL requests (struct cpc_smpl_backend below)
+ *	perf_user.c	its read of hardware counters in user space
  *
  * A backend works on the set it is given (cpc_impl.h's structs) and
  * reports through the handle's error handler with cpc_report; it calls

@@ -34,6 +34,7 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_user.h"
 
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
@@ -225,6 +226,7 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 	int i;
 
 	(void)cpc;
+	cpc_pu_unmap(set);
 	/* Members first: closing the leader first would promote them. */
 	for (i = set->cs_nfds - 1; i >= 0; i--)
 		if (set->cs_fds != NULL && set->cs_fds[i] >= 0)
@@ -305,7 +307,14 @@ open_one(cpc_set_t *set, int lead, int i, int group)
 	long fd;
 
 	fill_attr(r, i == 0, set->cs_inherit, sub, &attr);
+	cpc_pu_attr(set, r, &attr);
 	fd = perf_open(&attr, pid, set->cs_cpu, group);
+	if (fd < 0 && attr.config1 != (sub ? r->cr_ev.ev_sub.en_config1 :
+	    r->cr_ev.ev_config1)) {
+		/* A kernel that refuses user access counts without it. */
+		fill_attr(r, i == 0, set->cs_inherit, sub, &attr);
+		fd = perf_open(&attr, pid, set->cs_cpu, group);
+	}
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(r)) {
 		/*
 		 * A clock counts the same whatever the flag says, and a user
@@ -390,6 +399,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
 	set->cs_fresh = 1;
+	cpc_pu_map(set);
 	return 0;
 }
 
@@ -587,6 +597,7 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 	}
 	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
 		return -1;
+	cpc_pu_live(set, 1);
 	return set->cs_ovf ? ovf_rearm(set, 1) : 0;
 }
 
@@ -594,6 +605,7 @@ static int
 perf_stop(cpc_t *cpc, cpc_set_t *set)
 {
 	(void)cpc;
+	cpc_pu_live(set, 0);
 	return perf_ioctl(set, PERF_EVENT_IOC_DISABLE);
 }
 
@@ -601,7 +613,10 @@ static int
 perf_resume(cpc_t *cpc, cpc_set_t *set)
 {
 	(void)cpc;
-	return perf_ioctl(set, PERF_EVENT_IOC_ENABLE);
+	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
+		return -1;
+	cpc_pu_live(set, 1);
+	return 0;
 }
 
 static int
@@ -611,7 +626,8 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	hrtime_t now;
 	int i, d;
 
-	if (perf_read_raw(set) != 0) {
+	/* Hardware counters of the calling thread: no system call. */
+	if (cpc_pu_read(set) != 0 && perf_read_raw(set) != 0) {
 		int e = errno;
 
 		report(cpc, "cpc_set_sample", -1, "cannot read counters: %s",

@@ -166,6 +166,27 @@ else
 	    "$(grep -A3 '^not ok' $OUT | head -n 12)"
 fi
 
+# -- cpc_set_sample in user space: PMEVCNTR<n>_EL0 / PMCCNTR_EL0 ----------
+# The kernel gives EL0 the counters only with kernel.perf_user_access=1.
+if [ -w /proc/sys/kernel/perf_user_access ]; then
+	echo 1 >/proc/sys/kernel/perf_user_access
+	run t_userread
+	echo 0 >/proc/sys/kernel/perf_user_access
+	sed "s/^/#   t_userread: /" $OUT
+	if [ $rc -eq 0 ] && grep -q '^ok .*reads instructions in user space' $OUT &&
+	    grep -q '^ok .*user-space read: exactly 2' $OUT &&
+	    ! grep -q '^not ok' $OUT; then
+		ok "t_userread: the user-space read is taken and counts as read() does ($(grep -c '^ok' $OUT) checks)"
+	else
+		not_ok "t_userread: the user-space read is taken and counts as read() does" \
+		    "$(grep -v '^ok' $OUT | head -n 12)"
+	fi
+	bench_sample instructions
+else
+	not_ok "t_userread: the kernel has kernel.perf_user_access" \
+	    "$(uname -r)"
+fi
+
 # -- libpfm4 names of the Cortex-A57 PMU and the listings ----------------
 run cputrack -T 0 -c arm_ac57::CPU_CYCLES,arm_ac57::INST_RETIRED insnloop
 is "arm_ac57:: native names encode and count" "$(col 4) $(col 5)" \

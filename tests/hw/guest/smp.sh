@@ -42,4 +42,7 @@ else
 	    "want status 1 and the message; got status $rc"
 fi
 
+# cpc_set_sample on cycles, read() against the user-space read: figures
+bench_sample cycles
+
 summary
