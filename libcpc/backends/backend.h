@@ -93,9 +93,17 @@ struct cpc_smpl_backend {
 
 extern const struct cpc_smpl_backend cpc_sbe_perf;
 
-/* perf.c, for perf_smpl.c: the advice for a failed open, the signal. */
+/*
+ * perf.c, for perf_smpl.c: the advice for a failed open, the signal, and
+ * the event part of an attribute (struct perf_event_attr, zeroed first:
+ * r's event, or with sub its derived event's second half; the dummy
+ * event in neither mode; the mode exclusions).
+ */
+struct perf_event_attr;
 void	cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
 	    const struct cpc_request *req, const char *target);
 int	cpc_perf_signal(int fd, pid_t tid);
+void	cpc_perf_event_attr(const struct cpc_request *r, int sub,
+	    struct perf_event_attr *a);
 
 #endif /* CPC_BACKEND_H */

@@ -144,8 +144,8 @@ perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group)
 	    PERF_FLAG_FD_CLOEXEC);
 }
 
-static void
-fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
+void
+cpc_perf_event_attr(const struct cpc_request *r, int sub,
     struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -172,13 +172,6 @@ fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
 		a->config = PERF_COUNT_SW_DUMMY;
 		a->config1 = a->config2 = 0;
 	}
-	a->read_format = RDFMT;
-	a->disabled = leader;
-	a->inherit = inherit;
-	/* New threads count into the group; forked processes never do. */
-	a->inherit_thread = inherit;
-	if (!sub && r->cr_ovf)
-		a->sample_period = 0 - r->cr_cur;
 	/*
 	 * The Solaris mode flags apply only where the kernel honours them
 	 * meaningfully; a tracepoint or a context switch happens in the
@@ -189,6 +182,20 @@ fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
 		a->exclude_kernel = (r->cr_flags & CPC_COUNT_SYSTEM) == 0;
 		a->exclude_hv = (r->cr_flags & CPC_COUNT_HV) == 0;
 	}
+}
+
+static void
+fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
+    struct perf_event_attr *a)
+{
+	cpc_perf_event_attr(r, sub, a);
+	a->read_format = RDFMT;
+	a->disabled = leader;
+	a->inherit = inherit;
+	/* New threads count into the group; forked processes never do. */
+	a->inherit_thread = inherit;
+	if (!sub && r->cr_ovf)
+		a->sample_period = 0 - r->cr_cur;
 }
 
 static int

@@ -148,18 +148,8 @@ static void
 fill_attr(const cpc_set_t *set, const struct cpc_request *r,
     struct perf_event_attr *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = r->cr_ev.ev_type;
-	a->config = r->cr_ev.ev_config;
-	a->config1 = r->cr_ev.ev_config1;
-	a->config2 = r->cr_ev.ev_config2;
 	/* Sampling in neither mode samples nothing (as perf.c counts). */
-	if ((r->cr_flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM)) == 0) {
-		a->type = PERF_TYPE_SOFTWARE;
-		a->config = PERF_COUNT_SW_DUMMY;
-		a->config1 = a->config2 = 0;
-	}
+	cpc_perf_event_attr(r, 0, a);
 	a->disabled = 1;
 	a->inherit = set->cs_inherit;
 	a->inherit_thread = set->cs_inherit;
@@ -173,11 +163,6 @@ fill_attr(const cpc_set_t *set, const struct cpc_request *r,
 	a->read_format = PERF_FORMAT_LOST;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
-	if (r->cr_ev.ev_modes) {
-		a->exclude_user = (r->cr_flags & CPC_COUNT_USER) == 0;
-		a->exclude_kernel = (r->cr_flags & CPC_COUNT_SYSTEM) == 0;
-		a->exclude_hv = (r->cr_flags & CPC_COUNT_HV) == 0;
-	}
 }
 
 static long
