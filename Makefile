@@ -50,6 +50,7 @@ endif
 # catalogue and the backends, the platform's facts.
 LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
 		  libcpc/bind.c libcpc/walk.c libcpc/names.c libcpc/smpl.c \
+		  libcpc/ends.c \
 		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
 		  $(wildcard libcpc/platform/*.c) libcpc/strtoset.c \
 		  libcpc/v1_event.c libcpc/v1.c
@@ -64,7 +65,8 @@ COMMON_SRC	= common/args.c common/errh.c \
 		  $(SMPL_SRC)
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
 		  cpustat/soak.c
-CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c
+CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
+		  cputrack/track_ends.c
 # the -C CPU list syntax; hints for options perf users type
 COMMON_SRC	+= common/cpulist.c common/hints.c
 CPUSTAT_SRC	+= cpustat/cpus.c

@@ -32,7 +32,6 @@
 #include "smpl.h"
 
 #define NHASH	TRACK_NHASH
-#define CMDMAX	80	/* libpctx's exec command lines, at most */
 
 struct tlwp {
 	pid_t		 tl_tid;
@@ -369,7 +368,7 @@ cb_exit(pctx_t *pctx, pid_t pid, id_t lwpid, int status, void *arg)
  * a backslash, \ooo for the other bytes below 0x20 and 0x7f.  Bytes from
  * 0x80 up pass unchanged (UTF-8).  Cut to fit buf.
  */
-static const char *
+const char *
 escape(const char *s, char *buf, size_t len)
 {
 	char e[5];
@@ -511,7 +510,7 @@ block_endsigs(sigset_t *old)
  * meanwhile, so that the one counted is the one sent.  pctx_kill never
  * reaches a process that took the pid of a command already reaped.
  */
-static void
+void
 forward(void)
 {
 	sigset_t old;
@@ -523,6 +522,16 @@ forward(void)
 		T.sig = 0;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int
+outfailed(void)
+{
+	if (!T.outfail || T.outerr == EPIPE)
+		return 0;
+	if (T.outerr != 0)
+		warnmsg("write error: %s", strerror(T.outerr));
+	return 1;
 }
 
 static int
@@ -544,7 +553,7 @@ exec_status(int e)
 	}
 }
 
-static int
+int
 wait_status(int st)
 {
 	if (WIFEXITED(st))
@@ -684,12 +693,18 @@ track(cpc_t *cpc, const struct topts *o)
 	catch_signals();
 	T.t0 = now();
 	smpl_start(T.sm, T.t0);
-	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
-	if (T.outfail && T.outerr != EPIPE) {
-		if (T.outerr != 0)
-			warnmsg("write error: %s", strerror(T.outerr));
-		failed = 1;
+	if (ends_start() == 0) {
+		rc = ends_run();
+		release();
+		if (tree_total() != 0 && rc == 0)
+			rc = fail;
+		ends_cleanup();
+		cleanup();
+		return rc;
 	}
+	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
+	if (outfailed())
+		failed = 1;
 	if (o->o_pid == 0)
 		rc = end_command(failed);
 	else if (failed)

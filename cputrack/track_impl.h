@@ -72,4 +72,24 @@ int		setup_output(void);
 /* -f's total of the tree and the last openmetrics file; 0 or -1. */
 int		tree_total(void);
 
+/* libpctx's exec command lines, at most. */
+#define CMDMAX		80
+/* s made one line (\n, \t, \\, \ooo), cut to fit buf. */
+const char	*escape(const char *s, char *buf, size_t len);
+/* Send the command the signal caught since the last call, if any. */
+void		forward(void);
+/* The exit status for the command's wait status. */
+int		wait_status(int st);
+/* 1 (said) when a write failed for another reason than EPIPE. */
+int		outfailed(void);
+
+/*
+ * track_ends.c: the run without thread stops, where it applies: 0 when
+ * started (ends_run then waits and prints; ends_cleanup after release),
+ * -1 when the ptrace run must do.
+ */
+int		ends_start(void);
+int		ends_run(void);
+void		ends_cleanup(void);
+
 #endif

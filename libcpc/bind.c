@@ -340,7 +340,7 @@ static int
 same_target(const cpc_set_t *set, const struct cpc_target *t)
 {
 	if (!set->cs_open || set->cs_kind != t->t_kind ||
-	    set->cs_inherit != t->t_inherit)
+	    set->cs_inherit != t->t_inherit || set->cs_ends != t->t_ends)
 		return 0;
 	if (t->t_kind == CPC_BIND_CPU)
 		return set->cs_cpu == t->t_cpu;
@@ -424,6 +424,28 @@ smpl_signal_ok(cpc_t *cpc, const char *fn, const cpc_set_t *set,
 	return 0;
 }
 
+/* CPC_BIND_LWP_ENDS: counting requests only, on a backend that can. */
+static int
+ends_ok(cpc_t *cpc, const char *fn, const cpc_set_t *set,
+    const struct cpc_target *t)
+{
+	if (!t->t_ends)
+		return 0;
+	if (set->cs_nsmpl > 0) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "CPC_BIND_LWP_ENDS "
+		    "is for sets of counting requests; this one samples");
+		errno = EINVAL;
+		return -1;
+	}
+	if (cpc_set_backend(cpc, set)->be_lwp_events == NULL) {
+		cpc_err(cpc, fn, -1, "CPC_BIND_LWP_ENDS: the %s backend "
+		    "cannot count threads", cpc_set_backend(cpc, set)->be_name);
+		errno = ENOTSUP;
+		return -1;
+	}
+	return 0;
+}
+
 static int
 bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
     const struct cpc_target *t)
@@ -467,6 +489,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		return -1;
 	}
 	if (smpl_signal_ok(cpc, fn, set, t) != 0 ||
+	    ends_ok(cpc, fn, set, t) != 0 ||
 	    cpc_set_fits(cpc, fn, set) != 0)
 		return -1;
 	for (i = 0; i < set->cs_nreqs; i++) {
@@ -498,6 +521,7 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 		set->cs_cpu = t->t_cpu;
 		set->cs_tid = t->t_tid;
 		set->cs_inherit = t->t_inherit;
+		set->cs_ends = t->t_ends;
 		if (set->cs_be->be_open(cpc, set, t) != 0)
 			return -1;
 		/* The SMPL requests, outside the group (backend.h). */
@@ -627,10 +651,17 @@ cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 		.t_fn = fn,
 	};
 
-	if (set == NULL || pctx == NULL || flags != 0 || (pid_t)id <= 0) {
+	if (set == NULL || pctx == NULL || (pid_t)id <= 0 ||
+	    (flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS)) != 0 ||
+	    flags == CPC_BIND_LWP_ENDS) {
 		errno = EINVAL;
 		return -1;
 	}
+	t.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0;
+	t.t_ends = (flags & CPC_BIND_LWP_ENDS) != 0;
+	/* An inheriting group holds the ended threads' counts: afresh. */
+	if (set->cs_open && (t.t_inherit || set->cs_inherit))
+		cpc_set_release(cpc, set);
 	if (!pctx_has_lwp(pctx, id)) {
 		cpc_err(cpc, fn, -1, "thread %d is not one of the controlled "
 		    "process's", (int)id);

@@ -107,6 +107,8 @@ struct cpc_set {
 	int			 cs_cpu;	/* CPC_BIND_CPU */
 	pid_t			 cs_tid;	/* CURLWP, PCTX */
 	int			 cs_inherit;	/* CPC_BIND_LWP_INHERIT */
+	int			 cs_ends;	/* CPC_BIND_LWP_ENDS */
+	struct cpc_ends		*cs_endst;	/* its reports (backend's) */
 	int			 cs_emtovf;	/* CPC_BIND_EMT_OVF */
 	int			*cs_fds;	/* in open order: the leader, */
 	int			 cs_nfds;	/* the rest, derived seconds */

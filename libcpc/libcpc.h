@@ -43,6 +43,7 @@ extern "C" {
 /* Bind flags. */
 #define CPC_BIND_LWP_INHERIT	0x1
 #define CPC_BIND_EMT_OVF	0x2
+#define CPC_BIND_LWP_ENDS	0x100	/* Linux: cpc_bind_pctx, see there */
 
 /* Capabilities (cpc_caps). */
 #define CPC_CAP_OVERFLOW_INTERRUPT	0x1
@@ -219,6 +220,49 @@ int	cpc_bind_cpu(cpc_t *cpc, cpc_processorid_t cpu, cpc_set_t *set,
  */
 int	cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 	    cpc_uint_t flags);
+/*
+ * cpc_bind_pctx's flags (Linux): CPC_BIND_LWP_INHERIT counts, in the
+ * same set, the threads the thread creates from then on (the kernel
+ * copies the counters into each at its creation; nothing stops it).
+ * CPC_BIND_LWP_ENDS, with it, also keeps each such thread's own counts
+ * when it ends, and makes the set stop counting at the process's next
+ * successful exec, where the counts freeze; cpc_lwp_events reports the
+ * new threads, their ends with their counts, the processes they fork
+ * (never counted) and the exec, in order.  A set bound so has no SMPL
+ * or overflow requests.  Linux 5.13 and later (EINVAL before).
+ */
+typedef enum {
+	CPC_LWP_CREATE = 1,	/* le_tid was created, counting from 0 */
+	CPC_LWP_END,		/* le_tid ended: buf holds its counts */
+	CPC_LWP_FORK,		/* le_tid forked process le_child */
+	CPC_LWP_EXEC,		/* the process exec'd: the set counts no more */
+	CPC_LWP_LOST		/* le_lost reports did not fit the ring (0:
+				   some, how many is not known) */
+} cpc_lwp_what_t;
+
+typedef struct cpc_lwp_event {
+	cpc_lwp_what_t	le_what;
+	pid_t		le_pid;		/* the process */
+	pid_t		le_tid;		/* the thread */
+	pid_t		le_child;	/* CPC_LWP_FORK: the new process */
+	cpc_hrtime_t	le_time;	/* when, as cpc_buf_hrtime */
+	uint64_t	le_lost;	/* CPC_LWP_LOST */
+	char		le_comm[17];	/* CPC_LWP_EXEC: the program's name */
+} cpc_lwp_event_t;
+
+/*
+ * Each report waiting for a set bound with CPC_BIND_LWP_ENDS, oldest
+ * first, to fn with buf (a buffer of the set): for CPC_LWP_END it holds
+ * the thread's counts and its time, else zeros and the time.  A non-zero
+ * return from fn stops the walk after that report.  Nothing is reported
+ * after CPC_LWP_EXEC.  The number of reports walked, or -1 with errno.
+ */
+typedef int (cpc_lwp_fn_t)(void *arg, const cpc_lwp_event_t *ev,
+    cpc_buf_t *buf);
+int	cpc_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
+	    cpc_lwp_fn_t *fn, void *arg);
+/* A descriptor that polls readable when reports wait, or -1 (EINVAL). */
+int	cpc_lwp_events_fd(cpc_t *cpc, cpc_set_t *set);
 /*
  * Stop counting.  The kernel counters are kept, disabled, so that binding
  * the same set to the same target again is cheap (tracepoints cost tens of

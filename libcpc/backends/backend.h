@@ -27,6 +27,7 @@ struct cpc_target {
 	pid_t			t_tid;		/* thread, 0 = caller */
 	int			t_inherit;	/* CPC_BIND_LWP_INHERIT */
 	int			t_emtovf;	/* CPC_BIND_EMT_OVF */
+	int			t_ends;		/* CPC_BIND_LWP_ENDS */
 	const char		*t_fn;		/* the API call, for errors */
 };
 
@@ -56,6 +57,13 @@ struct cpc_backend {
 	 * facility can arm for the event without harm; 0: no limit.
 	 */
 	uint64_t	(*be_min_period)(const struct cpc_event *ev);
+	/*
+	 * CPC_BIND_LWP_ENDS (NULL: not supported): walk the reports of a
+	 * set bound so (cpc_lwp_events), and the descriptor to poll.
+	 */
+	int		(*be_lwp_events)(cpc_t *, cpc_set_t *, cpc_buf_t *,
+			    cpc_lwp_fn_t *fn, void *arg);
+	int		(*be_lwp_fd)(cpc_set_t *);
 };
 
 extern const struct cpc_backend cpc_be_perf, cpc_be_msr;

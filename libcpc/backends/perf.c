@@ -34,6 +34,7 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_ends.h"
 #include "perf_user.h"
 
 #ifndef PERF_FLAG_FD_CLOEXEC
@@ -185,17 +186,19 @@ cpc_perf_event_attr(const struct cpc_request *r, int sub,
 }
 
 static void
-fill_attr(const struct cpc_request *r, int leader, int inherit, int sub,
-    struct perf_event_attr *a)
+fill_attr(const cpc_set_t *set, const struct cpc_request *r, int leader,
+    int sub, struct perf_event_attr *a)
 {
 	cpc_perf_event_attr(r, sub, a);
 	a->read_format = RDFMT;
 	a->disabled = leader;
-	a->inherit = inherit;
+	a->inherit = set->cs_inherit;
 	/* New threads count into the group; forked processes never do. */
-	a->inherit_thread = inherit;
+	a->inherit_thread = set->cs_inherit;
 	if (!sub && r->cr_ovf)
 		a->sample_period = 0 - r->cr_cur;
+	if (set->cs_ends)
+		cpc_perf_ends_attr(a);
 }
 
 static int
@@ -234,6 +237,7 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 
 	(void)cpc;
 	cpc_pu_unmap(set);
+	cpc_perf_ends_close(set);
 	/* Members first: closing the leader first would promote them. */
 	for (i = set->cs_nfds - 1; i >= 0; i--)
 		if (set->cs_fds != NULL && set->cs_fds[i] >= 0)
@@ -313,13 +317,13 @@ open_one(cpc_set_t *set, int lead, int i, int group)
 	struct perf_event_attr attr;
 	long fd;
 
-	fill_attr(r, i == 0, set->cs_inherit, sub, &attr);
+	fill_attr(set, r, i == 0, sub, &attr);
 	cpc_pu_attr(set, r, &attr);
 	fd = perf_open(&attr, pid, set->cs_cpu, group);
 	if (fd < 0 && attr.config1 != (sub ? r->cr_ev.ev_sub.en_config1 :
 	    r->cr_ev.ev_config1)) {
 		/* A kernel that refuses user access counts without it. */
-		fill_attr(r, i == 0, set->cs_inherit, sub, &attr);
+		fill_attr(set, r, i == 0, sub, &attr);
 		fd = perf_open(&attr, pid, set->cs_cpu, group);
 	}
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(r)) {
@@ -406,6 +410,13 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		set->cs_fds[set->cs_nfds++] = (int)fd;
 	}
 	set->cs_fresh = 1;
+	if (set->cs_ends && cpc_perf_ends_open(cpc, set, t) != 0) {
+		int e = errno;
+
+		perf_close(cpc, set);
+		errno = e;
+		return -1;
+	}
 	cpc_pu_map(set);
 	return 0;
 }
@@ -484,6 +495,10 @@ perf_read_raw(cpc_set_t *set)
 	n = read(set->cs_fds[0], set->cs_rdbuf, set->cs_rdlen);
 	if (n < 0)
 		return -1;
+	/* An exec took the events of a CPC_BIND_LWP_ENDS set apart. */
+	if (set->cs_ends && (size_t)n >= 3 * sizeof(uint64_t) &&
+	    rb[0] < (uint64_t)set->cs_nfds)
+		return cpc_perf_ends_read(set);
 	if ((size_t)n < 3 * sizeof(uint64_t) ||
 	    rb[0] != (uint64_t)set->cs_nfds) {
 		errno = EIO;
@@ -631,7 +646,6 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 {
 	uint64_t *rb = set->cs_rdbuf, ena, run;
 	hrtime_t now;
-	int i, d;
 
 	/* Hardware counters of the calling thread: no system call. */
 	if (cpc_pu_read(set) != 0 && perf_read_raw(set) != 0) {
@@ -668,6 +682,23 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	run = rb[2] - set->cs_run0;
 	set->cs_ena = ena;
 	set->cs_run = run;
+	cpc_perf_values(set, rb, set->cs_base, vals, scaled);
+	return 0;
+}
+
+/*
+ * The requests' values from a group read's shape rb (nr, enabled and
+ * running ns, then per event in open order its value and id), less base
+ * (per event; NULL: nothing), scaled when rb's times say time-shared.
+ */
+void
+cpc_perf_values(const cpc_set_t *set, const uint64_t *rb,
+    const uint64_t *base, uint64_t *vals, int *scaled)
+{
+	uint64_t ena = rb[1] - (base != NULL ? set->cs_ena0 : 0);
+	uint64_t run = rb[2] - (base != NULL ? set->cs_run0 : 0);
+	int i, d;
+
 	/* 1: time-shared; 3: never had a counter (the values are 0). */
 	*scaled = run < ena ? (run == 0 ? 3 : 1) : 0;
 	for (i = 0, d = ncounting(set); i < set->cs_nreqs; i++) {
@@ -676,11 +707,12 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 
 		if (pos < 0)
 			continue;	/* SMPL: bind.c counts its records */
-		v = rb[3 + 2 * pos] - set->cs_base[pos];
+		v = rb[3 + 2 * pos] - (base != NULL ? base[pos] : 0);
 
 		/* A derived count; a difference of two never goes below 0. */
 		if (set->cs_reqs[i].cr_ev.ev_derived) {
-			uint64_t s = rb[3 + 2 * d] - set->cs_base[d];
+			uint64_t s = rb[3 + 2 * d] - (base != NULL ? base[d] :
+			    0);
 
 			d++;
 
@@ -692,7 +724,6 @@ perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 			v = (uint64_t)((long double)v * ena / run);
 		vals[i] = v;
 	}
-	return 0;
 }
 
 /*
@@ -768,4 +799,6 @@ const struct cpc_backend cpc_be_perf = {
 	.be_close = perf_close,
 	.be_probe = perf_probe,
 	.be_min_period = perf_min_period,
+	.be_lwp_events = cpc_perf_lwp_events,
+	.be_lwp_fd = cpc_perf_lwp_fd,
 };

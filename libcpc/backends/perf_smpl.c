@@ -38,6 +38,7 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_ring.h"
 
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
@@ -53,62 +54,16 @@
 /* Root may lock more than the unprivileged allowance: up to this. */
 #define SMPL_ROOT_RING	(16UL << 20)
 
-/*
- * A ring's data: records are 8-byte aligned and the data size is a
- * power of two pages, so one uint64_t never straddles the wrap.
- */
-struct ring {
-	const char	*rg_data;
-	uint64_t	 rg_size;
-	uint64_t	 rg_head;
-	uint64_t	*rg_tail;
-};
-
-static size_t
-pagesz(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
-static long
-sysctl_long(const char *path, long dflt)
-{
-	char buf[32], *end;
-	long v;
-
-	if (cpc_read_small(path, buf, sizeof(buf)) != 0)
-		return dflt;
-	v = strtol(buf, &end, 10);
-	return end != buf && *end == '\0' && v > 0 ? v : dflt;
-}
-
-/*
- * The largest ring data an unprivileged user may lock for one event: a
- * power of two of pages that, with the control page, fits
- * kernel.perf_event_mlock_kb (516 KiB by default: 512 KiB of data).
- */
-static size_t
-max_data(void)
-{
-	size_t pg = pagesz(), d = pg;
-	size_t lim = (size_t)sysctl_long("/proc/sys/kernel/perf_event_mlock_kb",
-	    516) * 1024;
-
-	while (d * 2 + pg <= lim)
-		d *= 2;
-	return d;
-}
-
 static uint_t
 perf_smpl_max_recs(void)
 {
-	return (uint_t)(max_data() / SMPL_MINREC);
+	return (uint_t)(cpc_ring_max_data() / SMPL_MINREC);
 }
 
 static uint_t
 perf_smpl_max_stack(void)
 {
-	return (uint_t)sysctl_long("/proc/sys/kernel/perf_event_max_stack",
+	return (uint_t)cpc_sysctl_long("/proc/sys/kernel/perf_event_max_stack",
 	    127);
 }
 
@@ -116,7 +71,7 @@ perf_smpl_max_stack(void)
 static int
 perf_smpl_precise(void)
 {
-	return sysctl_long(CPC_SYSFS_PMUS "/cpu/caps/max_precise", 0) > 0;
+	return cpc_sysctl_long(CPC_SYSFS_PMUS "/cpu/caps/max_precise", 0) > 0;
 }
 
 /* Bytes of one of r's records at most (a call chain has markers too). */
@@ -136,8 +91,8 @@ static size_t
 ring_data(const struct cpc_request *r)
 {
 	size_t need = (size_t)r->cr_nrecs * rec_bytes(r);
-	size_t cap = geteuid() == 0 ? SMPL_ROOT_RING : max_data();
-	size_t d = pagesz();
+	size_t cap = geteuid() == 0 ? SMPL_ROOT_RING : cpc_ring_max_data();
+	size_t d = cpc_ring_pagesz();
 
 	while (d < need && d < cap)
 		d *= 2;
@@ -364,7 +319,7 @@ open_one(cpc_t *cpc, cpc_set_t *set, int k, const struct cpc_target *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	sm->sm_maplen = pagesz() + ring_data(r);
+	sm->sm_maplen = cpc_ring_pagesz() + ring_data(r);
 	sm->sm_fmtlost = 1;
 	for (i = 0; i < n; i++) {
 		fill_attr(set, r, &a);
@@ -501,15 +456,6 @@ perf_smpl_enable(cpc_t *cpc, cpc_set_t *set, int on)
 	return 0;
 }
 
-static uint64_t
-ring_u64(const struct ring *rg, uint64_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, rg->rg_data + (off & (rg->rg_size - 1)), sizeof(v));
-	return v;
-}
-
 /* Where the PC was: a CPC_COUNT_ flag (CPC_SMPL_ITEM_MODE). */
 static uint64_t
 pc_mode(uint16_t misc)
@@ -555,27 +501,6 @@ decode_chain(const struct ring *rg, uint64_t off, uint64_t end,
 	}
 	rec[CPC_SMPL_ITEM_NFRAMES] = nf;
 	rec[CPC_SMPL_ITEM_NKFRAMES] = nk;
-}
-
-/* Two u32 in one u64, in memory order: the first, the second. */
-static uint32_t
-u32_first(uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return (uint32_t)(v >> 32);
-#else
-	return (uint32_t)v;
-#endif
-}
-
-static uint32_t
-u32_second(uint64_t v)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return (uint32_t)v;
-#else
-	return (uint32_t)(v >> 32);
-#endif
 }
 
 /* The PERF_RECORD_SAMPLE at the ring's tail into rec. */
@@ -636,8 +561,8 @@ rings_of(struct cpc_smpl *sm, struct ring *rg)
 	for (i = 0; i < sm->sm_nring; i++) {
 		struct perf_event_mmap_page *mp = sm->sm_rings[i];
 
-		rg[i].rg_data = (const char *)mp + pagesz();
-		rg[i].rg_size = sm->sm_maplen - pagesz();
+		rg[i].rg_data = (const char *)mp + cpc_ring_pagesz();
+		rg[i].rg_size = sm->sm_maplen - cpc_ring_pagesz();
 		rg[i].rg_head = __atomic_load_n(&mp->data_head,
 		    __ATOMIC_ACQUIRE);
 		rg[i].rg_tail = &sm->sm_tails[i];

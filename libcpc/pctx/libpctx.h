@@ -162,6 +162,19 @@ int	 pctx_wait(pctx_t *pctx, int *status);
  * ECHILD for a captured process.
  */
 int	 pctx_kill(pctx_t *pctx, int sig);
+/*
+ * Let every process of the tree run on by itself, untraced, with no
+ * callback from now on (counters bound to its threads keep counting).
+ * A created command can still be waited for and signalled with
+ * pctx_wait and pctx_kill, and dies with the caller as before.  0, or
+ * -1 with EINVAL.
+ */
+int	 pctx_detach(pctx_t *pctx);
+/*
+ * The command line of process pid as the exec callback gets it: "arg0
+ * arg1 ...", at most len - 1 characters; "" when it cannot be read.
+ */
+void	 pctx_cmdline(pid_t pid, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pctx.c - the libpctx handle's small calls: the callbacks
- * (pctx_set_events, pctx_set_ops), pctx_pid, pctx_terminate, pctx_kill
- * and pctx_release.  How the tree is controlled is written in
+ * (pctx_set_events, pctx_set_ops), pctx_pid, pctx_terminate, pctx_kill,
+ * pctx_detach and pctx_release.  How the tree is controlled is written in
  * pctx_impl.h; the handle's life and its error handler are in lwp.c,
  * beneath the rest.
  */
@@ -150,6 +150,20 @@ pctx_kill(pctx_t *p, int sig)
 		    NULL, 0);
 #endif
 	return kill(p->p_pid, sig);
+}
+
+PCTX_EXPORT int
+pctx_detach(pctx_t *p)
+{
+	if (p == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&p->p_ops, 0, sizeof(p->p_ops));
+	pctx_release_all(p, 0);
+	while (p->p_procs != NULL && pctx_drain(p, 1) >= 0)
+		;
+	return 0;
 }
 
 /*

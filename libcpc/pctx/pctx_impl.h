@@ -165,7 +165,6 @@ int	 pctx_drain(pctx_t *p, int block);
 
 /* procfs.c */
 long	 pctx_status_field(pid_t tid, const char *key);
-void	 pctx_read_cmdline(pid_t pid, char *buf, size_t len);
 void	 pctx_setid_note(pctx_t *p, const char *fn, pid_t pid);
 
 #endif /* PCTX_IMPL_H */

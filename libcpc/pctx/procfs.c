@@ -35,9 +35,8 @@ pctx_status_field(pid_t tid, const char *key)
 	return v;
 }
 
-/* "arg0 arg1 ..." of a process, at most len - 1 characters. */
-void
-pctx_read_cmdline(pid_t pid, char *buf, size_t len)
+PCTX_EXPORT void
+pctx_cmdline(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
 	ssize_t n, i;

@@ -150,7 +150,8 @@ ct_usage_error() {
 	local getpid out
 	getpid=$(workload getpid_n)
 	out=$BATS_TEST_TMPDIR/first
-	"$CPUTRACK" -T 0 -o "$out" -c page-faults "$getpid" -a 30000 1 &
+	# Ticks (-T 60): with -T 0 the threads are not stopped, not traced.
+	"$CPUTRACK" -T 60 -o "$out" -c page-faults "$getpid" -a 30000 1 &
 	BG_PID=$!
 	local kid
 	# its child once seized (it is forked first, then traced)

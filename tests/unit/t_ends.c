@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * t_ends - cpc_bind_pctx with CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS
+ * and cpc_lwp_events, with exact oracles.  The test re-runs itself as
+ * the target, which pctx_detach lets go untraced:
+ *
+ *	t_ends child threads N K M	M getpid calls, then N threads one
+ *					after the other, thread i making K*i
+ *	t_ends child fork		4 calls; a child process makes 50
+ *	t_ends child exec W		4 calls; a thread makes 3 and joins
+ *					(W main) or waits while the thread
+ *					execs (W thread) "t_ends child idle",
+ *					which makes 100 calls
+ *
+ * syscalls:sys_enter_getpid counts them per thread.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <libcpc.h>
+#include <libpctx.h>
+
+#include "tap.h"
+
+#define EV	"syscalls:sys_enter_getpid"
+#define MAXR	4096
+
+static char self[4096];
+static long calls_k;
+static long exec_thread;
+
+static void
+getpids(long n)
+{
+	while (n-- > 0)
+		(void)syscall(SYS_getpid);
+}
+
+static void *
+thread_calls(void *arg)
+{
+	getpids((long)arg);
+	return NULL;
+}
+
+static void *
+thread_exec(void *arg)
+{
+	(void)arg;
+	getpids(3);
+	if (exec_thread)
+		execl(self, self, "child", "idle", (char *)NULL);
+	return NULL;
+}
+
+static int
+child_main(int argc, char **argv)
+{
+	pthread_t t;
+	long i;
+
+	if (strcmp(argv[2], "threads") == 0 && argc == 6) {
+		calls_k = atol(argv[4]);
+		getpids(atol(argv[5]));
+		for (i = 1; i <= atol(argv[3]); i++) {
+			pthread_create(&t, NULL, thread_calls,
+			    (void *)(calls_k * i));
+			pthread_join(t, NULL);
+		}
+	} else if (strcmp(argv[2], "fork") == 0) {
+		pid_t kid;
+
+		getpids(4);
+		if ((kid = fork()) == 0) {
+			getpids(50);
+			_exit(0);
+		}
+		waitpid(kid, NULL, 0);
+	} else if (strcmp(argv[2], "exec") == 0 && argc == 4) {
+		exec_thread = strcmp(argv[3], "thread") == 0;
+		getpids(4);
+		pthread_create(&t, NULL, thread_exec, NULL);
+		if (exec_thread)
+			pause();
+		pthread_join(t, NULL);
+		execl(self, self, "child", "idle", (char *)NULL);
+	} else if (strcmp(argv[2], "idle") == 0) {
+		getpids(100);
+	}
+	_exit(0);
+}
+
+static cpc_t *cpc;
+static char errmsg[1024];
+
+static void
+keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
+{
+	(void)fn;
+	(void)subcode;
+	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+}
+
+/* What the reports said, in order. */
+static struct rep {
+	cpc_lwp_event_t	ev;
+	uint64_t	count;
+} R[MAXR];
+static int nr;
+
+static int
+keep(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
+{
+	(void)arg;
+	if (nr < MAXR) {
+		R[nr].ev = *ev;
+		cpc_buf_get(cpc, buf, 0, &R[nr].count);
+		nr++;
+	}
+	return 0;
+}
+
+static cpc_set_t *
+getpid_set(int smpl)
+{
+	cpc_set_t *set = cpc_set_create(cpc);
+	cpc_attr_t a = { "smpl_nrecs", 8 };
+
+	if (set == NULL || cpc_set_add_request(cpc, set, EV, 0,
+	    CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) != 0 ||
+	    cpc_set_add_request(cpc, set, "page-faults", 0, CPC_COUNT_USER |
+	    (smpl ? CPC_HW_SMPL : 0), smpl ? 1 : 0, smpl ? &a : NULL) < 0)
+		return NULL;
+	return set;
+}
+
+/*
+ * Run "t_ends child ARGS" counted with flags: fills R, and *total with
+ * the set's count after the end.  0, or -1 (said why).
+ */
+static int
+run(char **args, uint_t flags, uint64_t *total)
+{
+	char *argv[8] = { self, "child" };
+	cpc_set_t *set = getpid_set(0);
+	cpc_buf_t *buf;
+	pctx_t *p;
+	int i, st;
+
+	for (i = 0; args[i] != NULL && i < 5; i++)
+		argv[2 + i] = args[i];
+	nr = 0;
+	if (set == NULL || (buf = cpc_buf_create(cpc, set)) == NULL ||
+	    (p = pctx_create(self, argv, NULL, 0, NULL)) == NULL)
+		return tap_ok(0, "start %s: %s", args[0], errmsg) - 1;
+	if (cpc_bind_pctx(cpc, p, pctx_pid(p), set, flags) != 0) {
+		tap_ok(0, "bind %s: %s", args[0], errmsg);
+		pctx_release(p);
+		return -1;
+	}
+	pctx_detach(p);
+	if (pctx_wait(p, &st) != 0 || !WIFEXITED(st))
+		tap_ok(0, "the target %s ends", args[0]);
+	if (cpc_lwp_events(cpc, set, buf, keep, NULL) < 0)
+		tap_ok(0, "cpc_lwp_events: %s", errmsg);
+	tap_ok(cpc_lwp_events(cpc, set, buf, keep, NULL) == 0,
+	    "%s: nothing is reported twice", args[0]);
+	if (cpc_set_sample(cpc, set, buf) != 0)
+		tap_ok(0, "cpc_set_sample %s: %s", args[0], errmsg);
+	cpc_buf_get(cpc, buf, 0, total);
+	pctx_release(p);
+	cpc_buf_destroy(cpc, buf);
+	cpc_set_destroy(cpc, set);
+	return 0;
+}
+
+static int
+count_what(cpc_lwp_what_t w)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += R[i].ev.le_what == w;
+	return n;
+}
+
+static void
+test_errors(void)
+{
+	char *argv[] = { self, "child", "idle", NULL };
+	cpc_set_t *set = getpid_set(0), *sset = getpid_set(1);
+	cpc_buf_t *buf = cpc_buf_create(cpc, set);
+	pctx_t *p = pctx_create(self, argv, NULL, 0, NULL);
+
+	if (!tap_ok(p != NULL && set != NULL && sset != NULL && buf != NULL,
+	    "set up: %s", errmsg))
+		return;
+	errno = 0;
+	tap_ok(cpc_bind_pctx(cpc, p, pctx_pid(p), set, CPC_BIND_LWP_ENDS) ==
+	    -1 && errno == EINVAL, "CPC_BIND_LWP_ENDS alone: EINVAL");
+	errno = 0;
+	tap_ok(cpc_bind_pctx(cpc, p, pctx_pid(p), set, 0x400) == -1 &&
+	    errno == EINVAL, "an unknown bind flag: EINVAL");
+	errno = 0;
+	errmsg[0] = '\0';
+	tap_ok(cpc_bind_pctx(cpc, p, pctx_pid(p), sset, CPC_BIND_LWP_INHERIT |
+	    CPC_BIND_LWP_ENDS) == -1 && errno == EINVAL &&
+	    strstr(errmsg, "this one samples") != NULL,
+	    "a set that samples: EINVAL (%s)", errmsg);
+	tap_ok(cpc_bind_pctx(cpc, p, pctx_pid(p), set, 0) == 0,
+	    "bound without CPC_BIND_LWP_ENDS");
+	errno = 0;
+	tap_ok(cpc_lwp_events(cpc, set, buf, keep, NULL) == -1 &&
+	    errno == EINVAL, "cpc_lwp_events on it: EINVAL");
+	errno = 0;
+	tap_ok(cpc_lwp_events_fd(cpc, set) == -1 && errno == EINVAL,
+	    "cpc_lwp_events_fd on it: EINVAL");
+	tap_ok(cpc_bind_pctx(cpc, p, pctx_pid(p), set, CPC_BIND_LWP_INHERIT |
+	    CPC_BIND_LWP_ENDS) == 0, "bound again with CPC_BIND_LWP_ENDS");
+	errno = 0;
+	tap_ok(cpc_lwp_events(cpc, set, buf, NULL, NULL) == -1 &&
+	    errno == EINVAL, "no function: EINVAL");
+	tap_ok(cpc_lwp_events_fd(cpc, set) >= 0, "a descriptor to poll");
+	pctx_release(p);
+	cpc_buf_destroy(cpc, buf);
+	cpc_set_destroy(cpc, sset);
+	cpc_set_destroy(cpc, set);
+}
+
+static void
+test_threads(void)
+{
+	char *args[] = { "threads", "6", "2", "3", NULL };
+	uint64_t total, sum = 0;
+	int i, ok = 1, created = 0, order = 1;
+
+	if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS, &total) != 0)
+		return;
+	tap_u64(count_what(CPC_LWP_CREATE), 6, "6 threads created");
+	tap_u64(count_what(CPC_LWP_END), 6, "6 threads ended");
+	for (i = 0; i < nr; i++) {
+		if (R[i].ev.le_what == CPC_LWP_CREATE)
+			created++;
+		if (R[i].ev.le_what != CPC_LWP_END)
+			continue;
+		/* One after the other: the n-th to end made 2n calls. */
+		ok &= R[i].count == (uint64_t)(2 * created);
+		order &= i > 0 && R[i - 1].ev.le_what == CPC_LWP_CREATE &&
+		    R[i - 1].ev.le_tid == R[i].ev.le_tid &&
+		    R[i - 1].ev.le_time <= R[i].ev.le_time;
+		sum += R[i].count;
+	}
+	tap_ok(ok, "each thread's own count: 2, 4, ... 12");
+	tap_ok(order, "each end follows its thread's creation, in time");
+	tap_u64(sum, 42, "the threads' counts sum to 42");
+	tap_u64(total, 45, "the set's total: 3 of the first thread and 42");
+}
+
+static void
+test_lost(void)
+{
+	char *args[] = { "threads", "400", "1", "5", NULL };
+	uint64_t total, sum = 0;
+	int i;
+
+	/* One page: the reports overflow it, read only at the end. */
+	setenv("CPC_ENDS_RING", "4096", 1);
+	if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS, &total) != 0)
+		return;
+	unsetenv("CPC_ENDS_RING");
+	for (i = 0; i < nr; i++) {
+		if (R[i].ev.le_what == CPC_LWP_END)
+			sum += R[i].count;
+	}
+	tap_ok(count_what(CPC_LWP_LOST) > 0, "a small ring: the loss is "
+	    "reported");
+	tap_ok(sum < 80200, "the reports kept hold less (%llu)",
+	    (unsigned long long)sum);
+	tap_u64(total, 5 + 80200, "the set's total is whole");
+}
+
+static void
+test_fork(void)
+{
+	char *args[] = { "fork", NULL };
+	uint64_t total;
+	int i, forks = 0;
+
+	if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS, &total) != 0)
+		return;
+	for (i = 0; i < nr; i++)
+		forks += R[i].ev.le_what == CPC_LWP_FORK &&
+		    R[i].ev.le_child > 0 && R[i].ev.le_child != R[i].ev.le_pid;
+	tap_u64(forks, 1, "one fork, naming the child");
+	tap_u64(count_what(CPC_LWP_END), 0, "the child is not counted");
+	tap_u64(total, 4, "the total: the parent's 4 calls only");
+}
+
+static void
+test_exec(const char *arg, const char *who)
+{
+	char *args[] = { "exec", (char *)arg, NULL };
+	uint64_t total;
+	int i, ex = -1;
+
+	if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS, &total) != 0)
+		return;
+	for (i = 0; i < nr; i++)
+		if (R[i].ev.le_what == CPC_LWP_EXEC)
+			ex = i;
+	if (!tap_ok(ex == nr - 1, "exec from %s thread: reported last",
+	    who))
+		return;
+	tap_str(R[ex].ev.le_comm, "t_ends", "the exec names the program");
+	tap_u64(R[ex].ev.le_tid, R[ex].ev.le_pid, "the exec: the pid's thread");
+	tap_u64(count_what(CPC_LWP_END), 1, "one thread's end before it");
+	for (i = 0; i < ex; i++)
+		if (R[i].ev.le_what == CPC_LWP_END)
+			tap_u64(R[i].count, 3, "the thread's own 3 calls");
+	tap_u64(total, 7, "counts frozen at the exec: 4 + 3, not the new "
+	    "image's 100");
+}
+
+int
+main(int argc, char **argv)
+{
+	ssize_t n;
+
+	if (argc >= 3 && strcmp(argv[1], "child") == 0) {
+		if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <
+		    0)
+			return 1;
+		self[n] = '\0';
+		return child_main(argc, argv);
+	}
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0)
+		return 1;
+	self[n] = '\0';
+	if (geteuid() != 0 || access("/sys/kernel/tracing/events/syscalls",
+	    R_OK) != 0) {
+		tap_skip("needs root and tracefs", "thread reports");
+		return tap_done();
+	}
+	cpc = cpc_open(CPC_VER_CURRENT);
+	cpc_seterrhndlr(cpc, keep_msg);
+	test_errors();
+	test_threads();
+	test_lost();
+	test_fork();
+	test_exec("main", "the main");
+	test_exec("thread", "another");
+	cpc_close(cpc);
+	return tap_done();
+}
