@@ -247,7 +247,8 @@ typedef struct cpc_lwp_event {
 	pid_t		le_child;	/* CPC_LWP_FORK: the new process */
 	cpc_hrtime_t	le_time;	/* when, as cpc_buf_hrtime */
 	uint64_t	le_lost;	/* CPC_LWP_LOST */
-	char		le_comm[17];	/* CPC_LWP_EXEC: the program's name */
+	char		le_comm[17];	/* CPC_LWP_EXEC: the program's name,
+					   "" if unknown */
 } cpc_lwp_event_t;
 
 /*

@@ -7,25 +7,37 @@
  *
  *	inherit_stat	when a copy ends, the kernel writes its values as a
  *			PERF_RECORD_READ, with the thread's pid, tid, time
+ *	task		the leader's copies write a PERF_RECORD_FORK for
+ *			each new thread or process (and an EXIT, unused)
  *	remove_on_exec	the events go at the next exec (Linux 5.13), their
  *			counts frozen there (the group read then finds the
  *			group taken apart: cpc_perf_ends_read)
- *	a task dummy	inherited, kept at exec: PERF_RECORD_FORK for each
- *			new thread and process, PERF_RECORD_COMM for the exec
  *
- * The kernel maps no ring for an inherited event of a thread, so the ring
- * is a third event's, a dummy on the target alone, and the others write
+ * The kernel maps no ring for an inherited per-thread event, so the ring
+ * is another event's, a dummy on the target alone, and the group writes
  * into it (PERF_EVENT_IOC_SET_OUTPUT).  Records are in the order written.
+ * An exec by the target thread is the dummy's PERF_RECORD_COMM; the
+ * thread that execs takes the process ID as its own (execve(2)), so an
+ * exec by another thread is its READ record with a tid equal to the pid,
+ * the removal of its events: the target thread never writes one, its
+ * events being the group's own, not copies.  (A dummy inherited by every
+ * thread for the FORK and COMM records would cost each new thread about
+ * twice what the leader's records do.)
  *
  * When a thread ends, each of its events writes a READ record of the
  * group it is still in, so a thread's values come in one record or
  * several, which may interleave with another thread's ending elsewhere:
- * the first value of each event is kept (struct pend), and the thread is
- * reported once every event gave one.
+ * the first value of each event is kept (struct pend), the thread is
+ * reported once every event gave one, and forgotten once every event
+ * wrote its record (a thread ID may come again), or once PEND_STALE
+ * went by since the first: one thread's records are written within
+ * microseconds, so after a loss of records a thread's part is not taken
+ * for another's that reuses its ID.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,16 +57,27 @@
 
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
-/* Every record ends with pid, tid and the time (sample_id_all). */
-#define ENDS_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME)
+/*
+ * Every record ends with pid and tid, the time, and the id of the event
+ * that wrote it (sample_id_all): the ring's dummy writes FORK and EXIT
+ * records of its own thread too, as any event with comm set does.
+ */
+#define ENDS_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_IDENTIFIER)
+#define REC_TIME(rg, end)	((hrtime_t)ring_u64((rg), (end) - 16))
+#define REC_ID(rg, end)		ring_u64((rg), (end) - 8)
+/* A thread's records are all written within this (ns). */
+#define PEND_STALE	100000000LL
 /* The ring's data for root (others: what perf_event_mlock_kb allows). */
 #define ENDS_ROOT_RING	(4UL << 20)
 
-/* A thread whose READ records came in part. */
+/* A thread whose READ records came in part: one per event comes. */
 struct pend {
 	pid_t		 p_pid;
 	pid_t		 p_tid;
-	int		 p_nhave;
+	int		 p_nhave;	/* events with a value */
+	int		 p_nrec;	/* READ records */
+	hrtime_t	 p_t0;		/* the first one's time */
 	uint64_t	 p_ena;
 	uint64_t	 p_run;
 	uint64_t	*p_vals;	/* per event */
@@ -63,7 +86,7 @@ struct pend {
 
 struct cpc_ends {
 	int		 e_ring;	/* the dummy that owns the ring */
-	int		 e_task;	/* the inherited task dummy */
+	uint64_t	 e_ringid;	/* its id */
 	void		*e_map;
 	size_t		 e_maplen;
 	uint64_t	 e_tail;
@@ -73,6 +96,7 @@ struct cpc_ends {
 	int		 e_npend;
 	int		 e_cap;
 	int		 e_done;	/* the exec was reported */
+	hrtime_t	 e_tlast;	/* the latest record's time */
 };
 
 static void
@@ -85,10 +109,11 @@ ends_common(struct perf_event_attr *a)
 }
 
 void
-cpc_perf_ends_attr(struct perf_event_attr *a)
+cpc_perf_ends_attr(struct perf_event_attr *a, int leader)
 {
 	a->inherit_stat = 1;
 	a->remove_on_exec = 1;
+	a->task = leader;
 	ends_common(a);
 }
 
@@ -134,8 +159,6 @@ cpc_perf_ends_close(cpc_set_t *set)
 		return;
 	if (en->e_map != NULL)
 		munmap(en->e_map, en->e_maplen);
-	if (en->e_task >= 0)
-		close(en->e_task);
 	if (en->e_ring >= 0)
 		close(en->e_ring);
 	for (i = 0; i < en->e_cap; i++) {
@@ -158,7 +181,9 @@ open_ring(struct cpc_ends *en, pid_t tid)
 	long fd;
 
 	dummy_attr(&a);
-	/* Wake a poller when a quarter of the ring waits. */
+	/* The target thread's exec.  Wake a poller at a quarter full. */
+	a.comm = 1;
+	a.comm_exec = 1;
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(data / 4);
 	if ((fd = open_dummy(&a, tid)) < 0)
@@ -171,16 +196,7 @@ open_ring(struct cpc_ends *en, pid_t tid)
 		en->e_map = NULL;
 		return -1;
 	}
-	dummy_attr(&a);
-	a.inherit = 1;
-	a.inherit_thread = 1;
-	a.task = 1;
-	a.comm = 1;
-	a.comm_exec = 1;
-	if ((fd = open_dummy(&a, tid)) < 0)
-		return -1;
-	en->e_task = (int)fd;
-	return ioctl(en->e_task, PERF_EVENT_IOC_SET_OUTPUT, en->e_ring);
+	return ioctl(en->e_ring, PERF_EVENT_IOC_ID, &en->e_ringid);
 }
 
 int
@@ -199,7 +215,7 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	en->e_ring = en->e_task = -1;
+	en->e_ring = -1;
 	set->cs_endst = en;
 	if (open_ring(en, t->t_tid) != 0)
 		goto fail;
@@ -249,16 +265,57 @@ cpc_perf_ends_read(cpc_set_t *set)
 	return 0;
 }
 
+/* Done with p: the last takes its place (buffers swapped). */
+static void
+pend_drop(struct cpc_ends *en, struct pend *p)
+{
+	struct pend last = en->e_pend[--en->e_npend];
+
+	if (p != &en->e_pend[en->e_npend]) {
+		en->e_pend[en->e_npend] = *p;
+		*p = last;
+	}
+}
+
+/*
+ * Forget the threads whose first record is PEND_STALE older than the
+ * latest record read: the records of theirs still to come were lost.
+ */
+static void
+pend_prune(struct cpc_ends *en, hrtime_t now)
+{
+	int i;
+
+	for (i = en->e_npend - 1; i >= 0; i--)
+		if (now - en->e_pend[i].p_t0 > PEND_STALE)
+			pend_drop(en, &en->e_pend[i]);
+}
+
+static void
+pend_init(struct pend *p, int nfds, pid_t pid, pid_t tid, hrtime_t t)
+{
+	memset(p->p_have, 0, nfds);
+	p->p_pid = pid;
+	p->p_tid = tid;
+	p->p_nhave = 0;
+	p->p_nrec = 0;
+	p->p_t0 = t;
+}
+
 /* The pending thread tid, made if new; NULL without memory. */
 static struct pend *
-pend_get(struct cpc_ends *en, int nfds, pid_t pid, pid_t tid)
+pend_get(struct cpc_ends *en, int nfds, pid_t pid, pid_t tid, hrtime_t t)
 {
 	struct pend *p;
 	int i;
 
 	for (i = 0; i < en->e_npend; i++)
-		if (en->e_pend[i].p_tid == tid)
-			return &en->e_pend[i];
+		if (en->e_pend[i].p_tid == tid) {
+			p = &en->e_pend[i];
+			if (t - p->p_t0 > PEND_STALE)
+				pend_init(p, nfds, pid, tid, t);
+			return p;
+		}
 	if (en->e_npend == en->e_cap) {
 		int cap = en->e_cap ? 2 * en->e_cap : 8;
 
@@ -274,24 +331,9 @@ pend_get(struct cpc_ends *en, int nfds, pid_t pid, pid_t tid)
 	    (p->p_vals = calloc(nfds, sizeof(uint64_t))) == NULL) ||
 	    (p->p_have == NULL && (p->p_have = calloc(nfds, 1)) == NULL))
 		return NULL;
-	memset(p->p_have, 0, nfds);
-	p->p_pid = pid;
-	p->p_tid = tid;
-	p->p_nhave = 0;
+	pend_init(p, nfds, pid, tid, t);
 	en->e_npend++;
 	return p;
-}
-
-/* Done with en->e_pend[i]: the last takes its place (buffers swapped). */
-static void
-pend_drop(struct cpc_ends *en, struct pend *p)
-{
-	struct pend last = en->e_pend[--en->e_npend];
-
-	if (p != &en->e_pend[en->e_npend]) {
-		en->e_pend[en->e_npend] = *p;
-		*p = last;
-	}
 }
 
 struct walk {
@@ -320,7 +362,7 @@ emit(struct walk *w, cpc_lwp_event_t *ev)
 
 /* A thread that every event has given its values: reported. */
 static int
-emit_end(struct walk *w, struct pend *p, hrtime_t time)
+emit_end(struct walk *w, const struct pend *p, hrtime_t time)
 {
 	cpc_set_t *set = w->w_set;
 	struct cpc_ends *en = set->cs_endst;
@@ -336,7 +378,6 @@ emit_end(struct walk *w, struct pend *p, hrtime_t time)
 		en->e_rb[3 + 2 * i] = p->p_vals[i];
 		en->e_rb[4 + 2 * i] = en->e_ids[i];
 	}
-	pend_drop(en, p);
 	cpc_perf_values(set, en->e_rb, NULL, b->cb_vals, &b->cb_scaled);
 	b->cb_ena = en->e_rb[1];
 	b->cb_run = en->e_rb[2];
@@ -353,22 +394,23 @@ on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 	cpc_set_t *set = w->w_set;
 	struct cpc_ends *en = set->cs_endst;
 	uint64_t pt = ring_u64(rg, off), nr = ring_u64(rg, off + 8), k;
-	hrtime_t time = (hrtime_t)ring_u64(rg, end - 8);
+	hrtime_t time = REC_TIME(rg, end);
 	struct pend *p;
-	int i;
+	int i, had, rc = 0;
 
 	p = pend_get(en, set->cs_nfds, (pid_t)u32_first(pt),
-	    (pid_t)u32_second(pt));
+	    (pid_t)u32_second(pt), time);
 	if (p == NULL) {
 		report(w->w_cpc, "cpc_lwp_events", -1, "out of memory: the "
 		    "counts of thread %d are lost", (int)u32_second(pt));
 		return 0;
 	}
-	if (p->p_nhave == 0) {
+	if (p->p_nrec++ == 0) {
 		p->p_ena = ring_u64(rg, off + 16);
 		p->p_run = ring_u64(rg, off + 24);
 	}
-	for (k = 0; k < nr && off + 48 + 16 * k <= end - 16; k++) {
+	had = p->p_nhave;
+	for (k = 0; k < nr && off + 48 + 16 * k <= end - 24; k++) {
 		uint64_t v = ring_u64(rg, off + 32 + 16 * k);
 		uint64_t id = ring_u64(rg, off + 40 + 16 * k);
 
@@ -379,7 +421,28 @@ on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 				p->p_nhave++;
 			}
 	}
-	return p->p_nhave == set->cs_nfds ? emit_end(w, p, time) : 0;
+	if (had < set->cs_nfds && p->p_nhave == set->cs_nfds) {
+		rc = emit_end(w, p, time);
+		/* Another thread's exec: it took the pid (see above). */
+		if (p->p_tid == p->p_pid && !rc) {
+			cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXEC,
+			    .le_pid = p->p_pid, .le_tid = p->p_tid,
+			    .le_time = time };
+			char path[40];
+
+			/* No COMM record: the name, if it is still there. */
+			snprintf(path, sizeof(path), "/proc/%d/comm",
+			    (int)p->p_pid);
+			if (cpc_read_small(path, ev.le_comm,
+			    sizeof(ev.le_comm)) != 0)
+				ev.le_comm[0] = '\0';
+			en->e_done = 1;
+			rc = emit(w, &ev);
+		}
+	}
+	if (p->p_nrec >= set->cs_nfds)
+		pend_drop(en, p);
+	return rc;
 }
 
 /* The record at the ring's tail, header h: fn's return, or 0. */
@@ -395,6 +458,8 @@ on_record(struct walk *w, const struct ring *rg,
 	case PERF_RECORD_READ:
 		return on_read(w, rg, off, end);
 	case PERF_RECORD_FORK:
+		if (REC_ID(rg, end) == w->w_set->cs_endst->e_ringid)
+			return 0;	/* the group's leader wrote it too */
 		a = ring_u64(rg, off);		/* pid, ppid */
 		b = ring_u64(rg, off + 8);	/* tid, ptid */
 		ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
@@ -410,25 +475,26 @@ on_record(struct walk *w, const struct ring *rg,
 		}
 		return emit(w, &ev);
 	case PERF_RECORD_COMM:
-		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) ||
+		    REC_ID(rg, end) != w->w_set->cs_endst->e_ringid)
 			return 0;
 		a = ring_u64(rg, off);
 		ev.le_what = CPC_LWP_EXEC;
 		ev.le_pid = (pid_t)u32_first(a);
 		ev.le_tid = (pid_t)u32_second(a);
 		/* The name: 16 bytes at most, NUL-padded to 8. */
-		for (b = 0; b < 2 && off + 16 + 8 * b <= end - 16; b++) {
+		for (b = 0; b < 2 && off + 16 + 8 * b <= end - 24; b++) {
 			uint64_t w8 = ring_u64(rg, off + 8 + 8 * b);
 
 			memcpy(ev.le_comm + 8 * b, &w8, 8);
 		}
-		ev.le_time = (hrtime_t)ring_u64(rg, end - 8);
+		ev.le_time = REC_TIME(rg, end);
 		w->w_set->cs_endst->e_done = 1;
 		return emit(w, &ev);
 	case PERF_RECORD_LOST:
 		ev.le_what = CPC_LWP_LOST;
 		ev.le_lost = ring_u64(rg, off + 8);
-		ev.le_time = (hrtime_t)ring_u64(rg, end - 8);
+		ev.le_time = REC_TIME(rg, end);
 		return emit(w, &ev);
 	default:
 		return 0;	/* PERF_RECORD_EXIT: the READ says more */
@@ -468,7 +534,7 @@ cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
 		uint64_t word = ring_u64(&rg, en->e_tail);
 
 		memcpy(&h, &word, sizeof(h));
-		if (h.size < sizeof(h) + 8 || en->e_tail + h.size >
+		if (h.size < sizeof(h) + 24 || en->e_tail + h.size >
 		    rg.rg_head) {
 			report(cpc, "cpc_lwp_events", -1, "the ring of thread "
 			    "reports is damaged (a record of %u bytes): the "
@@ -477,9 +543,11 @@ cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
 			break;
 		}
 		stop = on_record(&w, &rg, &h);
+		en->e_tlast = REC_TIME(&rg, en->e_tail + h.size);
 		en->e_tail += h.size;
 	}
 	__atomic_store_n(&mp->data_tail, en->e_tail, __ATOMIC_RELEASE);
+	pend_prune(en, en->e_tlast);
 	return w.w_n;
 }
 
