@@ -43,8 +43,11 @@
 #include "track_impl.h"
 
 /*
- * The reader looks at the ring so often, and when a quarter of it
- * waits: an exec's command line is read while the new image runs.
+ * The reader looks at the ring so often: an exec's command line is read
+ * while the new image runs.  It does not poll the ring's descriptor: the
+ * kernel wakes its pollers at every thread's end (for POLLHUP), and a
+ * wake-up a thread would cost more than the thread.  The ring holds
+ * thousands of threads' reports: more than can come in POLL_MS.
  */
 #define POLL_MS		10
 
@@ -151,36 +154,33 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 	return E.over || T.outfail;
 }
 
-/* Every report waiting, printed. */
+/* Every report waiting, printed, and written out at once. */
 static void
 drain(void)
 {
 	if (!E.over && !T.outfail &&
 	    cpc_lwp_events(T.cpc, E.set, E.buf, on_report, NULL) < 0)
 		warnmsg("%d: %s", (int)E.pid, errh_last());
+	if (!T.outfail) {
+		fflush(T.out);
+		out_check();
+	}
 }
 
-/*
- * The reader: every POLL_MS, or sooner when a quarter of the ring waits.
- * Once the command's first thread ended, the ring's descriptor says only
- * that (POLLHUP), and is left out.
- */
+/* The reader: every POLL_MS until stopped. */
 static void *
 read_reports(void *arg)
 {
-	struct pollfd fds[2];
+	struct pollfd fd;
 
 	(void)arg;
-	fds[0].fd = cpc_lwp_events_fd(T.cpc, E.set);
-	fds[1].fd = E.stopfd;
-	fds[0].events = fds[1].events = POLLIN;
+	fd.fd = E.stopfd;
+	fd.events = POLLIN;
 	for (;;) {
-		if (poll(fds, 2, POLL_MS) < 0 && errno != EINTR)
+		if (poll(&fd, 1, POLL_MS) < 0 && errno != EINTR)
 			break;
-		if (fds[1].revents & POLLIN)
+		if (fd.revents & POLLIN)
 			break;
-		if (fds[0].revents & (POLLHUP | POLLERR))
-			fds[0].fd = -1;
 		drain();
 	}
 	return NULL;
@@ -264,6 +264,12 @@ ends_start(void)
 		return -1;
 	}
 	title();
+	/*
+	 * The reader writes what it read all at once (drain), not a line at
+	 * a time: a write per line would cost more than the thread did.
+	 */
+	fflush(T.out);
+	setvbuf(T.out, NULL, _IOFBF, 0);
 	(void)pctx_detach(T.pctx);
 	return 0;
 }
@@ -283,6 +289,7 @@ finish(const char *kind)
 		return;
 	}
 	line_values(E.pid, E.pid, kind, 0, E.tot);
+	fflush(T.out);
 	out_check();
 }
 
