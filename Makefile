@@ -57,7 +57,8 @@ LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
 LIBCPC_INC	= -Ilibcpc/events -Ilibcpc/backends -Ilibcpc/platform
 LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
-		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c
+		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c \
+		  libcpc/pctx/msgsafe.c
 COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c \
@@ -136,6 +137,8 @@ $(B)/libcpc/pctx/%.o: libcpc/pctx/%.c $(CONFIG)/config.h \
     $(wildcard libcpc/pctx/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+# libcpc's message escaping, compiled into libpctx under its own names.
+$(B)/libcpc/pctx/msgsafe.o: libcpc/platform/msgsafe.c libcpc/msgsafe.h
 
 $(LIBCPC_A): $(LIBCPC_OBJ)
 	rm -f $@

@@ -27,6 +27,8 @@ struct fmt {
 	int		**f_colof;	/* [set][request] -> column */
 	uint64_t	*f_line;	/* a row's values by column */
 	int		*f_has;		/* and which it has */
+	char		**f_snames;	/* the -S requests' names */
+	int		 f_nsmpl;
 	struct om	*f_om;
 };
 
@@ -47,6 +49,19 @@ fmt_parse(const char *arg, enum fmt_kind *kind)
 	return 0;
 }
 
+/* A column's name: ev, or "ev#N" for the Nth (N > 1) of ev in a set. */
+static char *
+col_name(const char *ev, int nth)
+{
+	char name[CPC_MAX_EVENT_LEN + 16];
+
+	if (nth <= 1)
+		snprintf(name, sizeof(name), "%s", ev);
+	else
+		snprintf(name, sizeof(name), "%s#%d", ev, nth);
+	return strdup(name);
+}
+
 /*
  * Request req of set s takes the first column of its name that no
  * earlier request of s took; else a new one, "name" or "name#N" for the
@@ -56,7 +71,7 @@ static int
 add_col(struct fmt *f, int s, int req)
 {
 	const char *ev = f->f_specs[s].sp_reqs[req].sr_event;
-	char name[CPC_MAX_EVENT_LEN + 16], **nc;
+	char **nc;
 	int c, r, taken, nth = 0;
 
 	for (c = 0; c < f->f_ncols; c++) {
@@ -70,14 +85,10 @@ add_col(struct fmt *f, int s, int req)
 		if (!taken)
 			return c;
 	}
-	if (nth == 0)
-		snprintf(name, sizeof(name), "%s", ev);
-	else
-		snprintf(name, sizeof(name), "%s#%d", ev, nth + 1);
 	if ((nc = realloc(f->f_cols, (f->f_ncols + 1) * sizeof(*nc))) == NULL)
 		return -1;
 	f->f_cols = nc;
-	if ((nc[f->f_ncols] = strdup(name)) == NULL)
+	if ((nc[f->f_ncols] = col_name(ev, nth + 1)) == NULL)
 		return -1;
 	return f->f_ncols++;
 }
@@ -126,6 +137,28 @@ fmt_create(enum fmt_kind kind, enum fmt_tool tool, FILE *fp,
 	return f;
 }
 
+int
+fmt_add_samples(struct fmt *f, const struct spec *smpl)
+{
+	const struct spec_req *rq;
+	int i, j, nth;
+
+	if (smpl == NULL || smpl->sp_nreqs == 0)
+		return 0;
+	f->f_snames = calloc(smpl->sp_nreqs, sizeof(*f->f_snames));
+	if (f->f_snames == NULL)
+		return -1;
+	rq = smpl->sp_reqs;
+	for (i = 0; i < smpl->sp_nreqs; i++) {
+		for (j = 0, nth = 1; j < i; j++)
+			nth += strcmp(rq[j].sr_event, rq[i].sr_event) == 0;
+		f->f_nsmpl = i + 1;
+		if ((f->f_snames[i] = col_name(rq[i].sr_event, nth)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
 void
 fmt_destroy(struct fmt *f)
 {
@@ -136,6 +169,9 @@ fmt_destroy(struct fmt *f)
 	om_destroy(f->f_om);
 	for (i = 0; i < f->f_ncols; i++)
 		free(f->f_cols[i]);
+	for (i = 0; i < f->f_nsmpl; i++)
+		free(f->f_snames[i]);
+	free(f->f_snames);
 	for (i = 0; f->f_colof != NULL && i < f->f_nspecs; i++)
 		free(f->f_colof[i]);
 	free(f->f_colof);
@@ -169,6 +205,18 @@ fmt_nreqs(const struct fmt *f, int set)
 	return f->f_specs[set].sp_nreqs;
 }
 
+int
+fmt_nsmpl(const struct fmt *f)
+{
+	return f->f_nsmpl;
+}
+
+const char *
+fmt_smplname(const struct fmt *f, int i)
+{
+	return f->f_snames[i];
+}
+
 /* ---- CSV (RFC 4180: a field with , " CR or LF is quoted) ---- */
 
 static void
@@ -190,6 +238,7 @@ csv_str(FILE *fp, const char *s)
 void
 fmt_header(struct fmt *f)
 {
+	char name[CPC_MAX_EVENT_LEN + 32];
 	int c;
 
 	if (f->f_kind != FMT_CSV)
@@ -207,6 +256,11 @@ fmt_header(struct fmt *f)
 	for (c = 0; c < f->f_ncols; c++) {
 		fputc(',', f->f_fp);
 		csv_str(f->f_fp, f->f_cols[c]);
+	}
+	for (c = 0; c < f->f_nsmpl; c++) {
+		snprintf(name, sizeof(name), "samples:%s", f->f_snames[c]);
+		fputc(',', f->f_fp);
+		csv_str(f->f_fp, name);
 	}
 	fputs(",enabled_ns,running_ns,scaled", f->f_fp);
 	if (f->f_tool == FMT_CPUTRACK)
@@ -271,6 +325,11 @@ csv_row(struct fmt *f, const struct fmt_row *r)
 			fprintf(fp, ",%" PRIu64, f->f_line[c]);
 		else
 			fputc(',', fp);
+	for (c = 0; c < f->f_nsmpl; c++)
+		if (r->fr_set >= 0 && r->fr_smpl != NULL)
+			fprintf(fp, ",%" PRIu64, r->fr_smpl[c]);
+		else
+			fputc(',', fp);
 	if (r->fr_set >= 0)
 		fprintf(fp, ",%" PRIu64 ",%" PRIu64 ",%d", r->fr_ena,
 		    r->fr_run, r->fr_scaled != 0);
@@ -311,6 +370,20 @@ json_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+/* One "name":value of an object, after a comma unless the first. */
+static void
+json_member(FILE *fp, int first, const char *name, uint64_t val)
+{
+	if (!first)
+		fputc(',', fp);
+	json_str(fp, name);
+	fprintf(fp, ":%" PRIu64, val);
+}
+
+/*
+ * The set and its counts, then the samples with -S.  A set of no
+ * counting request (-S alone) has neither a name nor counts.
+ */
 static void
 json_values(struct fmt *f, const struct fmt_row *r)
 {
@@ -318,20 +391,28 @@ json_values(struct fmt *f, const struct fmt_row *r)
 	const struct spec *sp = &f->f_specs[r->fr_set];
 	int i;
 
-	fputs(",\"set\":", fp);
-	json_str(fp, sp->sp_text);
+	if (sp->sp_nreqs > 0) {
+		fputs(",\"set\":", fp);
+		json_str(fp, sp->sp_text);
+	}
 	fprintf(fp, ",\"set_index\":%d", r->fr_set);
 	if (f->f_flags & FMT_TICK) {
 		fprintf(fp, ",\"%s\":%" PRIu64, out_tickname(), r->fr_tick);
 	}
-	fputs(",\"counts\":{", fp);
-	for (i = 0; i < sp->sp_nreqs; i++) {
-		if (i > 0)
-			fputc(',', fp);
-		json_str(fp, f->f_cols[f->f_colof[r->fr_set][i]]);
-		fprintf(fp, ":%" PRIu64, r->fr_vals[i]);
+	if (sp->sp_nreqs > 0) {
+		fputs(",\"counts\":{", fp);
+		for (i = 0; i < sp->sp_nreqs; i++)
+			json_member(fp, i == 0,
+			    f->f_cols[f->f_colof[r->fr_set][i]], r->fr_vals[i]);
+		fputc('}', fp);
 	}
-	fprintf(fp, "},\"enabled_ns\":%" PRIu64 ",\"running_ns\":%" PRIu64
+	if (f->f_nsmpl > 0 && r->fr_smpl != NULL) {
+		fputs(",\"samples\":{", fp);
+		for (i = 0; i < f->f_nsmpl; i++)
+			json_member(fp, i == 0, f->f_snames[i], r->fr_smpl[i]);
+		fputc('}', fp);
+	}
+	fprintf(fp, ",\"enabled_ns\":%" PRIu64 ",\"running_ns\":%" PRIu64
 	    ",\"scaled\":%s", r->fr_ena, r->fr_run,
 	    r->fr_scaled ? "true" : "false");
 	if (r->fr_scaled & 2)
@@ -393,23 +474,29 @@ fmt_row(struct fmt *f, const struct fmt_row *r)
 	}
 }
 
+/*
+ * The buffer holds the set's requests, then the -S requests (added after
+ * them to every set): fr_smpl points at those, when they all fit.
+ */
 void
 fmt_buf(struct fmt *f, struct fmt_row *r, cpc_t *cpc, cpc_buf_t *buf)
 {
 	uint64_t vals[SPEC_MAXPIC];
-	int i;
+	int i, nreqs = f->f_specs[r->fr_set].sp_nreqs;
 
-	for (i = 0; i < f->f_specs[r->fr_set].sp_nreqs && i < SPEC_MAXPIC;
-	    i++) {
+	for (i = 0; i < nreqs + f->f_nsmpl && i < SPEC_MAXPIC; i++) {
 		vals[i] = 0;
 		(void)cpc_buf_get(cpc, buf, i, &vals[i]);
 	}
 	r->fr_vals = vals;
+	r->fr_smpl = f->f_nsmpl > 0 && i == nreqs + f->f_nsmpl ?
+	    vals + nreqs : NULL;
 	r->fr_tick = cpc_buf_tick(cpc, buf);
 	r->fr_scaled = cpc_buf_scaled(cpc, buf);
 	(void)cpc_buf_times(cpc, buf, &r->fr_ena, &r->fr_run);
 	fmt_row(f, r);
 	r->fr_vals = NULL;
+	r->fr_smpl = NULL;
 }
 
 int

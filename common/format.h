@@ -10,6 +10,11 @@
  * two sets shares one column, the same name twice in one set gets "#2",
  * "#3" after the second.  Rows of a set leave the other sets' columns
  * empty, and name their set in the "set" column.
+ *
+ * With -S (fmt_add_samples), every row of values also carries the
+ * samples each sampling request took over the row's span: a CSV column
+ * "samples:NAME", a key of "samples" (JSON), a series of the samples
+ * family (OpenMetrics), named by the same rule within the -S set.
  */
 #ifndef FORMAT_H
 #define FORMAT_H
@@ -51,6 +56,7 @@ struct fmt_row {
 	int		 fr_set;	/* the set's index; -1: no values */
 	uint64_t	 fr_tick;
 	const uint64_t	*fr_vals;	/* one per request of the set */
+	const uint64_t	*fr_smpl;	/* one per -S request, or NULL */
 	uint64_t	 fr_ena;	/* enabled, running ns */
 	uint64_t	 fr_run;
 	int		 fr_scaled;	/* cpc_buf_scaled */
@@ -71,10 +77,18 @@ struct fmt	*fmt_create(enum fmt_kind kind, enum fmt_tool tool, FILE *fp,
 		    const char *path, const struct spec *specs, int nspecs,
 		    unsigned flags, const char *comm);
 void		 fmt_destroy(struct fmt *f);
+/*
+ * The sampling requests every set carries (-S, after the set's own):
+ * their columns.  Before any row; 0, or -1 with errno.
+ */
+int		 fmt_add_samples(struct fmt *f, const struct spec *smpl);
 /* The CSV header row; nothing in the other formats. */
 void		 fmt_header(struct fmt *f);
 void		 fmt_row(struct fmt *f, const struct fmt_row *r);
-/* fmt_row with r's values, tick, times and scaled flag taken from buf. */
+/*
+ * fmt_row with r's values (and samples), tick, times and scaled flag
+ * taken from buf.
+ */
 void		 fmt_buf(struct fmt *f, struct fmt_row *r, cpc_t *cpc,
 		    cpc_buf_t *buf);
 /*
@@ -88,5 +102,8 @@ int		 fmt_ncols(const struct fmt *f);
 const char	*fmt_colname(const struct fmt *f, int col);
 int		 fmt_col(const struct fmt *f, int set, int req);
 int		 fmt_nreqs(const struct fmt *f, int set);
+/* The -S requests, and the name of request i's samples. */
+int		 fmt_nsmpl(const struct fmt *f);
+const char	*fmt_smplname(const struct fmt *f, int i);
 
 #endif

@@ -2,7 +2,9 @@
 /*
  * openmetrics.c - the OpenMetrics textfile: one counter family,
  * cpustat_events (labels cpu, event) or cputrack_events (labels pid,
- * command, event), whose samples are the counts since the start.
+ * command, event), whose samples are the counts since the start; with
+ * -S a second, cpustat_samples or cputrack_samples (the same labels, the
+ * event a -S request's name), the samples taken since the start.
  *
  * cpustat adds each CPU's interval counts.  cputrack's lines are of two
  * sorts: a thread's interval counts (tick, lwp_create, init_lwp), added
@@ -30,7 +32,8 @@
 struct om_series {
 	long		 os_key;	/* the CPU or the pid */
 	char		*os_comm;	/* cputrack: the command */
-	uint64_t	*os_base;	/* per column */
+	/* per column: the events' (fmt_col), then the -S requests' */
+	uint64_t	*os_base;
 	uint64_t	*os_run;
 	int		*os_has;
 };
@@ -95,7 +98,7 @@ static int
 series(struct om *om, const struct fmt *f, long key, const char *comm)
 {
 	struct om_series *s;
-	int i, n = fmt_ncols(f) + 1;
+	int i, n = fmt_ncols(f) + fmt_nsmpl(f) + 1;
 
 	for (i = 0; i < om->om_nser; i++)
 		if (om->om_ser[i].os_key == key && (comm == NULL ||
@@ -193,11 +196,24 @@ track_note(struct om *om, const struct fmt *f, const struct fmt_row *r)
 	return p->op_cur < 0 ? -1 : 0;
 }
 
+/* Column c of s: an interval's count added, or a total in place. */
+static void
+add_value(struct om_series *s, int c, uint64_t v, int delta)
+{
+	s->os_has[c] = 1;
+	if (delta) {
+		s->os_run[c] += v;
+	} else {
+		s->os_base[c] += v;
+		s->os_run[c] = 0;
+	}
+}
+
 void
 om_row(struct om *om, const struct fmt *f, const struct fmt_row *r)
 {
 	struct om_series *s;
-	int i, c, si, delta, total;
+	int i, si, delta, total;
 	const char *k = r->fr_kind;
 
 	delta = strcmp(k, "tick") == 0 || (om->om_track &&
@@ -218,16 +234,10 @@ om_row(struct om *om, const struct fmt *f, const struct fmt_row *r)
 		return;
 	}
 	s = &om->om_ser[si];
-	for (i = 0; i < fmt_nreqs(f, r->fr_set); i++) {
-		c = fmt_col(f, r->fr_set, i);
-		s->os_has[c] = 1;
-		if (delta) {
-			s->os_run[c] += r->fr_vals[i];
-		} else {
-			s->os_base[c] += r->fr_vals[i];
-			s->os_run[c] = 0;
-		}
-	}
+	for (i = 0; i < fmt_nreqs(f, r->fr_set); i++)
+		add_value(s, fmt_col(f, r->fr_set, i), r->fr_vals[i], delta);
+	for (i = 0; r->fr_smpl != NULL && i < fmt_nsmpl(f); i++)
+		add_value(s, fmt_ncols(f) + i, r->fr_smpl[i], delta);
 }
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -246,23 +256,29 @@ label(FILE *fp, const char *name, const char *v)
 	fputc('"', fp);
 }
 
+/*
+ * A counter family: the events' (smpl 0) or the -S requests' columns of
+ * every series that has them.
+ */
 static void
-write_series(FILE *fp, const struct om *om, const struct fmt *f)
+write_family(FILE *fp, const struct om *om, const struct fmt *f, int smpl)
 {
-	const char *fam = om->om_track ? "cputrack_events" : "cpustat_events";
+	const char *tool = om->om_track ? "cputrack" : "cpustat";
+	const char *fam = smpl ? "samples" : "events";
 	const struct om_series *s;
-	int i, c;
+	int i, c, c0 = smpl ? fmt_ncols(f) : 0;
+	int n = smpl ? fmt_nsmpl(f) : fmt_ncols(f);
 
-	fprintf(fp, "# TYPE %s counter\n", fam);
-	fprintf(fp, "# HELP %s Events counted since %s started, per %s.\n",
-	    fam, om->om_track ? "cputrack" : "cpustat",
+	fprintf(fp, "# TYPE %s_%s counter\n", tool, fam);
+	fprintf(fp, "# HELP %s_%s %s since %s started, per %s.\n", tool, fam,
+	    smpl ? "Samples taken" : "Events counted", tool,
 	    om->om_track ? "process" : "CPU");
 	for (i = 0; i < om->om_nser; i++) {
 		s = &om->om_ser[i];
-		for (c = 0; c < fmt_ncols(f); c++) {
-			if (!s->os_has[c])
+		for (c = 0; c < n; c++) {
+			if (!s->os_has[c0 + c])
 				continue;
-			fprintf(fp, "%s_total{", fam);
+			fprintf(fp, "%s_%s_total{", tool, fam);
 			if (om->om_track) {
 				fprintf(fp, "pid=\"%ld\",", s->os_key);
 				label(fp, "command", s->os_comm);
@@ -270,12 +286,12 @@ write_series(FILE *fp, const struct om *om, const struct fmt *f)
 				fprintf(fp, "cpu=\"%ld\"", s->os_key);
 			}
 			fputc(',', fp);
-			label(fp, "event", fmt_colname(f, c));
-			fprintf(fp, "} %" PRIu64 "\n", s->os_base[c] +
-			    s->os_run[c]);
+			label(fp, "event", smpl ? fmt_smplname(f, c) :
+			    fmt_colname(f, c));
+			fprintf(fp, "} %" PRIu64 "\n", s->os_base[c0 + c] +
+			    s->os_run[c0 + c]);
 		}
 	}
-	fputs("# EOF\n", fp);
 }
 
 /*
@@ -315,7 +331,10 @@ om_write(struct om *om, const struct fmt *f)
 		close(fd);
 		goto out_unlink;
 	}
-	write_series(fp, om, f);
+	write_family(fp, om, f, 0);
+	if (fmt_nsmpl(f) > 0)
+		write_family(fp, om, f, 1);
+	fputs("# EOF\n", fp);
 	if (fflush(fp) != 0 || ferror(fp)) {
 		errh_set("cannot write '%s': %s", tmp, strerror(errno));
 		fclose(fp);

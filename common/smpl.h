@@ -69,6 +69,8 @@ void	smpl_check(cpc_t *cpc, struct smpl_opts *so, int ncspecs,
 int	smpl_on(const struct smpl_opts *so);
 /* The sampling requests per set (0 without -S). */
 int	smpl_nreqs(const struct smpl_opts *so);
+/* The -S set as parsed, or NULL without -S. */
+const struct spec *smpl_spec(const struct smpl_opts *so);
 /* The set with no counting request that -S alone binds. */
 int	smpl_empty_spec(struct spec *sp);
 void	smpl_opts_free(struct smpl_opts *so);

@@ -61,6 +61,12 @@ smpl_nreqs(const struct smpl_opts *so)
 	return so->so_text != NULL ? so->so_spec.sp_nreqs : 0;
 }
 
+const struct spec *
+smpl_spec(const struct smpl_opts *so)
+{
+	return so->so_text != NULL ? &so->so_spec : NULL;
+}
+
 int
 smpl_empty_spec(struct spec *sp)
 {

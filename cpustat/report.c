@@ -39,7 +39,8 @@ rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff)
 		flags |= FMT_DATE;
 	r_fmt = fmt_create(o->o_format, FMT_CPUSTAT, o->o_out, o->o_outname,
 	    o->o_specs, o->o_nspecs, flags, NULL);
-	if (r_fmt == NULL) {
+	if (r_fmt == NULL ||
+	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0) {
 		warnx("out of memory");
 		return -1;
 	}
@@ -89,7 +90,12 @@ rep_sample(const struct sample *s)
 	    .fr_set = s->s_elem, .fr_tick = s->s_tick, .fr_vals = s->s_vals,
 	    .fr_ena = s->s_ena, .fr_run = s->s_run,
 	    .fr_scaled = s->s_scaled };
+	int nreqs = r_o->o_specs[s->s_elem].sp_nreqs;
 
+	/* The samples of -S follow the set's counts (setgrp.h). */
+	if (smpl_nreqs(&r_o->o_smpl) > 0 &&
+	    s->s_nvals == nreqs + smpl_nreqs(&r_o->o_smpl))
+		r.fr_smpl = s->s_vals + nreqs;
 	if (r_fmt != NULL) {
 		r.fr_time = out_reltime(s->s_hr, r_base);
 		r.fr_wall = (double)(s->s_hr + r_walloff) / 1e9;

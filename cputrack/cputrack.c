@@ -126,77 +126,81 @@ open_output(struct topts *o, const char *outname)
 		    "writing: %s", outname, msg);
 }
 
-static void
-parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
-{
-	struct cli_common cc = { 0 };
-	const char *outname = NULL;
-	char hint[CPC_MSG_MAX];
-	int ch, i;
-	double secs = 1.0;
+/* What the options give before they are checked. */
+struct args {
+	struct cli_common a_cc;		/* -c, -h, --list-events, -D */
+	const char	*a_outname;	/* -o, or NULL */
+	double		 a_secs;	/* -T */
+};
 
-	opterr = 0;
-	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
-	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'e':
-			o->o_followexec = 1;
-			break;
-		case 'f':
-			o->o_followfork = 1;
-			break;
-		case 'n':
-			o->o_noheader = 1;
-			break;
-		case 'N':
-			o->o_count = (unsigned)cli_count("count", optarg, 0,
-			    1000000000ULL);
-			break;
-		case 'o':
-			outname = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!fmt_parse(optarg, &o->o_format))
-				cli_usage_error("invalid --format '%s': use text, "
-				    "csv, json or openmetrics", optarg);
-			break;
-		case 'p':
-			if (o->o_pid != 0)
-				cli_usage_error("-p given twice: cputrack "
-				    "follows one process");
-			o->o_pid = (pid_t)cli_count("pid", optarg, 1,
-			    0x7fffffffULL);
-			break;
-		case 't':
-			o->o_tick = 1;
-			break;
-		case 'T':
-			secs = cli_seconds("interval", optarg, 0, MAX_INTERVAL);
-			if (secs > 0 && secs < 0.001)
-				cli_usage_error("invalid interval '%s': must "
-				    "be 0 or at least 0.001 seconds", optarg);
-			break;
-		case 'v':
-			o->o_verbose = 1;
-			break;
-		default:
-			if (!smpl_opt(&o->o_smpl, ch, optarg))
-				(void)cli_common_opt(cpc, &cc, ch, argv,
-				    print_usage, EXIT_OWNFAIL);
-		}
+/* One option: cputrack's own, a sampling option, or a common one. */
+static void
+take_option(cpc_t *cpc, struct topts *o, struct args *a, int ch, char **argv)
+{
+	switch (ch) {
+	case 'e':
+		o->o_followexec = 1;
+		break;
+	case 'f':
+		o->o_followfork = 1;
+		break;
+	case 'n':
+		o->o_noheader = 1;
+		break;
+	case 'N':
+		o->o_count = (unsigned)cli_count("count", optarg, 0,
+		    1000000000ULL);
+		break;
+	case 'o':
+		a->a_outname = optarg;
+		break;
+	case OPT_FORMAT:
+		if (!fmt_parse(optarg, &o->o_format))
+			cli_usage_error("invalid --format '%s': use text, "
+			    "csv, json or openmetrics", optarg);
+		break;
+	case 'p':
+		if (o->o_pid != 0)
+			cli_usage_error("-p given twice: cputrack "
+			    "follows one process");
+		o->o_pid = (pid_t)cli_count("pid", optarg, 1, 0x7fffffffULL);
+		break;
+	case 't':
+		o->o_tick = 1;
+		break;
+	case 'T':
+		a->a_secs = cli_seconds("interval", optarg, 0, MAX_INTERVAL);
+		if (a->a_secs > 0 && a->a_secs < 0.001)
+			cli_usage_error("invalid interval '%s': must "
+			    "be 0 or at least 0.001 seconds", optarg);
+		break;
+	case 'v':
+		o->o_verbose = 1;
+		break;
+	default:
+		if (!smpl_opt(&o->o_smpl, ch, optarg))
+			(void)cli_common_opt(cpc, &a->a_cc, ch, argv,
+			    print_usage, EXIT_OWNFAIL);
 	}
-	o->o_debug = cc.cc_debug;
-	cli_common_end(cpc, &cc, print_usage, argc - optind, argv + optind,
-	    0);
-	o->o_msec = (unsigned)(secs * 1000.0 + 0.5);
+}
+
+/*
+ * After the options (o_argv set): the interval and -N, the command or
+ * -p, the events, the sampling options; each conflict is a usage error
+ * with its own message.
+ */
+static void
+check_args(cpc_t *cpc, struct topts *o, const struct args *a)
+{
+	char hint[CPC_MSG_MAX];
+	int ntexts = a->a_cc.cc_ntexts;
+
+	o->o_msec = (unsigned)(a->a_secs * 1000.0 + 0.5);
 	if (o->o_msec == 0 && o->o_count != 0)
 		cli_usage_error("-N %u counts ticks, and -T 0 makes none",
 		    o->o_count);
-	if (optind < argc)
-		o->o_argv = argv + optind;
 	/* perf's -e EVENTS (with -p too): first say what -e is here */
-	if (cc.cc_ntexts == 0 && o->o_followexec && !smpl_on(&o->o_smpl))
+	if (ntexts == 0 && o->o_followexec && !smpl_on(&o->o_smpl))
 		cli_usage_error("no events: give at least one -c or -S%s",
 		    hint_cputrack_e(cpc, o->o_argv != NULL ? o->o_argv[0] :
 		    NULL, hint, sizeof(hint)));
@@ -205,25 +209,51 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	if (o->o_argv != NULL && o->o_pid != 0)
 		cli_usage_error("both a command ('%s') and -p %d: choose one",
 		    o->o_argv[0], (int)o->o_pid);
-	if (cc.cc_ntexts == 0 && !smpl_on(&o->o_smpl))
+	if (ntexts == 0 && !smpl_on(&o->o_smpl))
 		cli_usage_error("no events: give at least one -c or -S");
-	smpl_check(cpc, &o->o_smpl, cc.cc_ntexts, o->o_pid ? 1 :
-	    EXIT_OWNFAIL);
+	smpl_check(cpc, &o->o_smpl, ntexts, o->o_pid ? 1 : EXIT_OWNFAIL);
 	if (o->o_smpl.so_profile && o->o_format != FMT_TEXT)
-		cli_usage_error("--profile prints text after the totals: use it "
-		    "with the text format (--samples=file writes CSV)");
-	for (i = 0; i < cc.cc_ntexts; i++)
-		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i],
-		    o->o_pid ? 1 : EXIT_OWNFAIL);
-	free(cc.cc_texts);
-	/* -S alone: one set of sampling requests only. */
+		cli_usage_error("--profile prints text after the totals: use "
+		    "it with the text format (--samples=file writes CSV)");
+}
+
+/* The -c sets, parsed; -S alone binds one set of sampling requests only. */
+static void
+make_specs(cpc_t *cpc, struct topts *o, struct args *a)
+{
+	int i;
+
+	for (i = 0; i < a->a_cc.cc_ntexts; i++)
+		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs,
+		    a->a_cc.cc_texts[i], o->o_pid ? 1 : EXIT_OWNFAIL);
+	free(a->a_cc.cc_texts);
 	if (o->o_nspecs == 0) {
 		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
 		    smpl_empty_spec(&o->o_specs[0]) != 0)
 			err(EXIT_OWNFAIL, "out of memory");
 		o->o_nspecs = 1;
 	}
-	open_output(o, outname);
+}
+
+static void
+parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
+{
+	struct args a = { .a_secs = 1.0 };
+	int ch;
+
+	opterr = 0;
+	/* '+': options end at the command. */
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
+	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
+		take_option(cpc, o, &a, ch, argv);
+	o->o_debug = a.a_cc.cc_debug;
+	cli_common_end(cpc, &a.a_cc, print_usage, argc - optind,
+	    argv + optind, 0);
+	if (optind < argc)
+		o->o_argv = argv + optind;
+	check_args(cpc, o, &a);
+	make_specs(cpc, o, &a);
+	open_output(o, a.a_outname);
 }
 
 int

@@ -279,7 +279,8 @@ setup_output(void)
 	root_comm(comm, sizeof(comm));
 	T.fmt = fmt_create(T.o->o_format, FMT_CPUTRACK, T.out, T.o->o_outname,
 	    T.o->o_specs, T.o->o_nspecs, T.o->o_tick ? FMT_TICK : 0, comm);
-	if (T.fmt == NULL) {
+	if (T.fmt == NULL ||
+	    fmt_add_samples(T.fmt, smpl_spec(&T.o->o_smpl)) != 0) {
 		warnmsg("out of memory");
 		return -1;
 	}

@@ -8,7 +8,8 @@
  *
  * Part of libcpc, for its own messages and for the tools (which link the
  * static archive), like strtoset.h: not installed, and not exported from
- * libcpc.so.1.
+ * libcpc.so.1.  libpctx has the same code under its own names,
+ * pctx_msgsafe and pctx_vmsgsafe (libcpc/pctx/msgsafe.c).
  */
 #ifndef CPC_MSGSAFE_H
 #define CPC_MSGSAFE_H

@@ -241,23 +241,15 @@ gone_errno(int cpu, int e)
 	    e;
 }
 
+/*
+ * The set's state for the CPU, hung on the set (cs_rdbuf, which
+ * msr_close frees): 0, or -1 with errno and the reason said.
+ */
 static int
-msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+attach_mset(cpc_t *cpc, const char *fn, cpc_set_t *set, int cpu)
 {
-	const char *fn = t->t_fn;
-	uint8_t busy[CPC_MSR_MAXGP + CPC_MSR_MAXFIXED] = { 0 };
 	struct mset *ms;
-	char path[256];
-	int i, k, next = 0, e;
 
-	if (t->t_kind != CPC_BIND_CPU) {
-		report(cpc, fn, CPC_REQ_INVALID_FLAGS, "the msr backend counts "
-		    "whole CPUs only (cpc_bind_cpu, cpustat): a thread's "
-		    "counts (cpc_bind_curlwp, cpc_bind_pctx, cputrack) need "
-		    "perf_event and its PMU driver");
-		errno = ENOTSUP;
-		return -1;
-	}
 	if ((ms = calloc(1, sizeof(*ms))) == NULL ||
 	    (ms->ms_pos = calloc((size_t)set->cs_nreqs, sizeof(int))) ==
 	    NULL ||
@@ -271,33 +263,57 @@ msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	}
 	ms->ms_fd = -1;
-	ms->ms_cpu = t->t_cpu;
+	ms->ms_cpu = cpu;
 	free(set->cs_rdbuf);
 	set->cs_rdbuf = ms;
 	set->cs_rdlen = sizeof(*ms);
-	if (cpc_msr_probe(t->t_cpu, &ms->ms_pmu) != 0) {
-		e = gone_errno(t->t_cpu, errno);
+	return 0;
+}
+
+/*
+ * The CPU's PMU probed, its msr device opened, and in busy the counters
+ * another user has enabled: 0, or -1 with errno (EIO for a CPU that
+ * went offline) and the reason said.
+ */
+static int
+open_device(cpc_t *cpc, const char *fn, struct mset *ms, uint8_t *busy)
+{
+	char path[256];
+	int e, oe;
+
+	if (cpc_msr_probe(ms->ms_cpu, &ms->ms_pmu) != 0) {
+		e = gone_errno(ms->ms_cpu, errno);
 		if (e == EIO)
 			report(cpc, fn, -1, "cpu %d has no msr device under %s "
-			    "(it went offline?)", t->t_cpu, cpc_msr_root());
+			    "(it went offline?)", ms->ms_cpu, cpc_msr_root());
 		else
 			report(cpc, fn, -1, "%s", ms->ms_pmu.mp_why);
-		msr_close(cpc, set);
 		errno = e;
 		return -1;
 	}
-	if ((ms->ms_fd = cpc_msr_open(t->t_cpu, 1)) < 0 ||
+	if ((ms->ms_fd = cpc_msr_open(ms->ms_cpu, 1)) < 0 ||
 	    find_busy(ms, busy) != 0) {
-		int oe = errno;
-
-		e = gone_errno(t->t_cpu, oe);
-		cpc_msr_path(t->t_cpu, "msr", path, sizeof(path));
+		oe = errno;
+		e = gone_errno(ms->ms_cpu, oe);
+		cpc_msr_path(ms->ms_cpu, "msr", path, sizeof(path));
 		report(cpc, fn, -1, "cannot read the counters' registers "
 		    "through %s: %s", path, strerror(oe));
-		msr_close(cpc, set);
 		errno = e;
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * A counter for each request, two for a derived one (ms_pos, ms_sub):
+ * 0, or -1 with errno and the reason said.
+ */
+static int
+place_requests(cpc_t *cpc, const char *fn, const cpc_set_t *set,
+    struct mset *ms, uint8_t *busy)
+{
+	int i, k, next = 0;
+
 	for (i = 0; i < set->cs_nreqs; i++) {
 		const struct cpc_request *r = &set->cs_reqs[i];
 		struct cpc_enc en = { r->cr_ev.ev_type, r->cr_ev.ev_config,
@@ -308,21 +324,43 @@ msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			    "backend cannot %s ('%s')", r->cr_ovf ?
 			    "notify overflows" : "sample", r->cr_event);
 			errno = ENOTSUP;
-			goto fail;
+			return -1;
 		}
 		if ((k = take_counter(cpc, fn, ms, r, &en, busy, &next)) < 0)
-			goto fail;
+			return -1;
 		ms->ms_pos[i] = k;
 		ms->ms_sub[i] = -1;
 		if (r->cr_ev.ev_derived) {
 			if ((k = take_counter(cpc, fn, ms, r, &r->cr_ev.ev_sub,
 			    busy, &next)) < 0)
-				goto fail;
+				return -1;
 			ms->ms_sub[i] = k;
 		}
 	}
 	return 0;
-fail:
+}
+
+static int
+msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+{
+	uint8_t busy[CPC_MSR_MAXGP + CPC_MSR_MAXFIXED] = { 0 };
+	int e;
+
+	if (t->t_kind != CPC_BIND_CPU) {
+		report(cpc, t->t_fn, CPC_REQ_INVALID_FLAGS, "the msr backend "
+		    "counts whole CPUs only (cpc_bind_cpu, cpustat): a "
+		    "thread's counts (cpc_bind_curlwp, cpc_bind_pctx, "
+		    "cputrack) need perf_event and its PMU driver");
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (attach_mset(cpc, t->t_fn, set, t->t_cpu) != 0)
+		return -1;
+	if (open_device(cpc, t->t_fn, MSET(set), busy) != 0 ||
+	    place_requests(cpc, t->t_fn, set, MSET(set), busy) != 0)
+		goto out_close;
+	return 0;
+out_close:
 	e = errno;
 	msr_close(cpc, set);
 	errno = e;

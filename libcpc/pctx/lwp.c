@@ -6,7 +6,7 @@
  * order, the list of processes; resuming and detaching a stopped thread;
  * the callbacks of a thread's life (init_lwp, fini_lwp, lwp_exit, exit);
  * giving up a process.  Every other file of libpctx calls this one, and
- * it calls none of them.
+ * it calls none of them but msgsafe.c.
  */
 #include "config.h"
 
@@ -23,17 +23,16 @@
 void
 pctx_err(pctx_t *p, const char *fn, const char *fmt, ...)
 {
+	char msg[PCTX_MSG_MAX];
 	int e = errno;
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (p != NULL && p->p_errfn != NULL) {
+	if (p != NULL && p->p_errfn != NULL)
 		p->p_errfn(fn, fmt, ap);
-	} else {
-		fprintf(stderr, "libpctx: pctx_%s: ", fn);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	}
+	else
+		fprintf(stderr, "libpctx: pctx_%s: %s\n", fn,
+		    pctx_vmsgsafe(msg, sizeof(msg), fmt, ap));
 	va_end(ap);
 	errno = e;
 }

@@ -48,6 +48,7 @@
  *	lwp.c		threads and processes: the hash and lists, resuming
  *			and detaching, the lifecycle callbacks, release
  *	procfs.c	what /proc says about a tracee
+ *	msgsafe.c	libcpc's message escaping, compiled again for libpctx
  *
  * Internal functions shared by these files are named pctx_<object>_<verb>
  * (or pctx_<verb>) and are hidden: libpctx.map exports the API alone.
@@ -133,11 +134,24 @@ pctx_fail(pctx_t *p)
 	p->p_failed = 1;
 }
 
-/* pctx.c: the handle and the error handler (errno is preserved). */
+/*
+ * lwp.c: the handle and the error handler (errno is preserved).  The
+ * default handler, when the client gave none, prints the message made
+ * fit for a terminal (pctx_vmsgsafe): it may quote a command's name.
+ */
 pctx_t	*pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn);
 void	 pctx_free(pctx_t *p);
 void	 pctx_err(pctx_t *p, const char *fn, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
+
+/*
+ * msgsafe.c: libcpc's cpc_vmsgsafe (libcpc/msgsafe.h, which says what it
+ * escapes and cuts), the same source compiled into libpctx under this
+ * name.  PCTX_MSG_MAX is the room libcpc gives a message, CPC_MSG_MAX.
+ */
+#define PCTX_MSG_MAX	1024
+char	*pctx_vmsgsafe(char *dst, size_t len, const char *fmt, va_list ap)
+	    __attribute__((format(printf, 3, 0)));
 
 /* lwp.c: threads (a hash by tid, a list per process) and processes. */
 struct lwp *pctx_lwp_find(pctx_t *p, pid_t tid);

@@ -8,6 +8,10 @@
  * quote opens or closes a span is decided on the output (the units'
  * escaped text), so that the output, read again, pairs its quotes the
  * same way and passes unchanged.
+ *
+ * libpctx, which calls nothing of libcpc, compiles this same file into
+ * itself (libcpc/pctx/msgsafe.c), its two functions renamed there:
+ * hence the header named by its path, found from either directory.
  */
 #include "config.h"
 
@@ -15,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msgsafe.h"
+#include "../msgsafe.h"
 
 struct unit {
 	char	u_text[5];	/* what is printed, NUL-terminated */

@@ -14,7 +14,9 @@ reduced to the same facts, so the tests compare the formats directly:
 
     header A,B,...                  (csv) the header row
     row KIND KEY SET COL=V ...      every row with values, KEY the cpu (or
-                                    cpus=N for a total) or pid/lwp
+                                    cpus=N for a total) or pid/lwp; a -S
+                                    request's samples are COL samples:NAME
+                                    (SET is empty for -S alone)
     note KIND PID LWP CHILD|COMMAND fork and exec-name rows (cputrack)
     sum COL SET VALUE               the sum of the tick rows of a set
 """
@@ -51,7 +53,7 @@ def facts_csv(path):
         kind = d["kind"]
         key = ("%s/%s" % (d["pid"], d["lwp"]) if track else
                ("cpus=" if kind == "total" else "") + d["cpu"])
-        if d["set"] == "":
+        if d["enabled_ns"] == "":
             print("note %s %s %s %s" % (kind, d["pid"], d["lwp"], d["note"]))
             continue
         vals = {e: int(d[e]) for e in events if d[e] != ""}
@@ -100,20 +102,24 @@ def facts_json(schema_path, path):
                 key = "%d/%d" % (o["pid"], o["processes"])
             else:
                 key = "%d/%d" % (o["pid"], o["lwp"])
-            if "counts" not in o:
+            if "set_index" not in o:
                 print("note %s %d %d %s" % (kind, o["pid"], o["lwp"],
                                             o.get("child", o.get("command"))))
                 continue
+            vals = dict(o.get("counts", {}))
+            vals.update(("samples:" + e, c)
+                        for e, c in o.get("samples", {}).items())
+            setname = o.get("set", "")
             if o["running_ns"] > o["enabled_ns"]:
                 die("line %d: running > enabled" % n)
             extra = " epoch=%d" % o["epoch"] if "epoch" in o else ""
             if o.get("tree"):
                 extra += " note=tree"
-            print("row %s %s %s%s %s" % (kind, key, o["set"], extra, " ".join(
-                "%s=%d" % kv for kv in sorted(o["counts"].items()))))
+            print("row %s %s %s%s %s" % (kind, key, setname, extra, " ".join(
+                "%s=%d" % kv for kv in sorted(vals.items()))))
             if kind == "tick":
-                for e, c in o["counts"].items():
-                    sums[(e, o["set"])] = sums.get((e, o["set"]), 0) + c
+                for e, c in vals.items():
+                    sums[(e, setname)] = sums.get((e, setname), 0) + c
 
 
     for (e, s), c in sorted(sums.items()):
@@ -126,8 +132,11 @@ def bad_json(schema_path):
     good = {"tool": "cpustat", "kind": "tick", "time": 0.1, "cpu": 0,
             "set": "cpu-clock", "set_index": 0, "counts": {"cpu-clock": 5},
             "enabled_ns": 9, "running_ns": 9, "scaled": False}
-    if list(v.iter_errors(good)):
-        die("the schema refuses a good object")
+    smpl_only = {k: x for k, x in good.items() if k not in ("set", "counts")}
+    for g in (good, dict(good, samples={"cpu-clock": 4}),
+              dict(smpl_only, samples={"cpu-clock": 4})):
+        if list(v.iter_errors(g)):
+            die("the schema refuses a good object %r" % g)
     broken = [
         dict(good, counts={"cpu-clock": "5"}),
         dict(good, counts={"cpu-clock": -1}),
@@ -138,6 +147,11 @@ def bad_json(schema_path):
         dict(good, tool="cputrack"),
         {"tool": "cputrack", "kind": "fork", "time": 0, "pid": 3, "lwp": 3},
         dict(good, extra=1),
+        dict(good, samples={}),
+        dict(good, samples={"cpu-clock": -1}),
+        {k: x for k, x in good.items() if k != "set"},
+        dict({k: x for k, x in good.items() if k != "counts"},
+             samples={"cpu-clock": 5}),
     ]
     for b in broken:
         if not list(v.iter_errors(b)):

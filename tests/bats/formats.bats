@@ -117,7 +117,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 	wl=$(workload forker)
 	run "$PY" "$CHECK" badjson "$SCHEMA"
 	expect_status 0
-	expect_eq "$output" "refused 9" "broken objects refused"
+	expect_eq "$output" "refused 13" "broken objects refused"
 	# every cputrack kind: -v, -f, -e, -t, two sets
 	run --separate-stderr timeout $T "$CPUTRACK" -v -f -e -t -T 0.01 \
 	    --format=json -o "$D/t.json" -c "$EV" -c page-faults \
@@ -401,4 +401,123 @@ for r in csv.DictReader(open(sys.argv[1])):
 	    "gnuplot missing"
 	run --separate-stderr timeout $T "$CPCPLOT" --term -o x.svg "$D/c.csv"
 	expect_status 2
+}
+
+# The samples of -S in the machine-readable formats: getpid(2) sampled
+# with period 1 takes exactly one sample per call, with period 10 one in
+# ten; the JSON is valid against the schema, CSV and JSON give the same
+# facts.
+@test "cputrack -S in csv and json: each request's samples, exact; -S alone; the -f tree" {
+	needs_py jsonschema
+	local fmt f pid kids wl
+	wl=$(workload forker)
+	for fmt in csv json; do
+		f=$D/s.$fmt
+		run --separate-stderr timeout $T "$CPUTRACK" --format=$fmt \
+		    -o "$f" -c "$EV" -S "$EV,$EV,period1=10" \
+		    "$(workload getpid_n)" 1000
+		expect_status 0
+		expect_eq "$stderr" "" "$fmt: stderr"
+		facts $fmt "$f"
+		[ $fmt = json ] || expect_eq "$(fact '^header')" \
+		    "header time,pid,lwp,kind,set,$EV,samples:$EV,samples:$EV#2,enabled_ns,running_ns,scaled,note" \
+		    "the CSV header: a column per sampling request"
+		expect_eq "$(fact '^row ' | cut -d' ' -f2,4-)" \
+		    "exit $EV samples:$EV=1000 samples:$EV#2=100 $EV=1000" \
+		    "$fmt: 1000 calls counted, sampled at periods 1 and 10"
+		# -S alone: samples, no set, no counts
+		run --separate-stderr timeout $T "$CPUTRACK" --format=$fmt \
+		    -o "$f" -S "$EV,period=10" "$(workload getpid_n)" 1000
+		expect_status 0
+		facts $fmt "$f"
+		expect_eq "$(fact '^row ' | cut -d' ' -f2,4-)" \
+		    "exit  samples:$EV=100" "$fmt: -S alone"
+		# -f: every process's samples, and the tree's
+		run --separate-stderr timeout $T "$CPUTRACK" -f --format=$fmt \
+		    -o "$f" -c "$EV" -S "$EV" "$wl" -p 10 -q 20 -n 3
+		expect_status 0
+		pid=$(awk '/^parent / { print $2 }' <<<"$output")
+		kids=$(awk '/^child / { print $2 }' <<<"$output" | sort)
+		facts $fmt "$f"
+		expect_eq "$(fact "^row exit $pid/$pid ")" \
+		    "row exit $pid/$pid $EV samples:$EV=10 $EV=10" \
+		    "$fmt: the parent's exit"
+		expect_eq "$(fact '^row exit ' | grep -v " $pid/" |
+		    awk '{ split($3, a, "/"); print a[1], $5, $6 }' | sort)" \
+		    "$(sed "s/\$/ samples:$EV=20 $EV=20/" <<<"$kids")" \
+		    "$fmt: the children's exits"
+		expect_eq "$(fact '^row total')" \
+		    "row total $pid/4 $EV note=tree samples:$EV=70 $EV=70" \
+		    "$fmt: the tree's total: 10 + 3 x 20 samples"
+	done
+}
+
+@test "cputrack -S openmetrics: a samples counter per process and request, exact" {
+	needs_py prometheus_client
+	local f=$D/s.prom pid
+	run --separate-stderr timeout $T "$CPUTRACK" --format=openmetrics \
+	    -o "$f" -c "$EV" -S "$EV,$EV,period1=10" "$(workload getpid_n)" 1000
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	run "$PY" "$CHECK" om "$f"
+	expect_status 0
+	pid=$(awk -F'"' '/^sample cputrack_events_total/ { print $6 }' \
+	    <<<"$output")
+	expect_eq "$(grep '^family ' <<<"$output")" \
+	    "family cputrack_events counter
+family cputrack_samples counter" "the two families"
+	expect_eq "$(grep '^sample ' <<<"$output")" \
+	    "sample cputrack_events_total command=\"getpid_n\" event=\"$EV\" pid=\"$pid\" 1000
+sample cputrack_samples_total command=\"getpid_n\" event=\"$EV\" pid=\"$pid\" 1000
+sample cputrack_samples_total command=\"getpid_n\" event=\"$EV#2\" pid=\"$pid\" 100" \
+	    "1000 calls counted, sampled at periods 1 and 10"
+}
+
+@test "cpustat -S in csv, json and openmetrics: the getpid calls of a workload on CPU 1 sampled" {
+	requires cpu:0 cpu:1
+	needs_py jsonschema prometheus_client
+	machine_unlock
+	machine_lock -x
+	local fmt f n=5000 got tot try ok v
+	for fmt in csv json openmetrics; do
+		f=$D/c.$fmt
+		ok=0
+		# Others may call getpid too: at least n, at most n + 200 in
+		# one of five tries.  csv counts and samples, json and
+		# openmetrics only sample (-S alone).
+		for try in 1 2 3 4 5; do
+			if [ $fmt = csv ]; then
+				set -- -c "$EV"
+			else
+				set --
+			fi
+			timeout $T "$CPUSTAT" --format=$fmt -o "$f" "$@" \
+			    -S "$EV" 0.2 4 &
+			"$(workload getpid_n)" -c 1 -d 300 "$n" >/dev/null
+			wait $! || fail_with "cpustat failed"
+			if [ $fmt = openmetrics ]; then
+				run "$PY" "$CHECK" om "$f"
+				expect_status 0
+				expect_eq "$(grep -c '^sample cpustat_events' <<<"$output")" \
+				    0 "no counts with -S alone"
+				got=$(grep -F "sample cpustat_samples_total cpu=\"1\" event=\"$EV\" " \
+				    <<<"$output" | awk '{ print $NF }')
+			else
+				facts $fmt "$f"
+				tot=$(fact "^row total " | sed 's/.*samples:[^=]*=//;s/ .*//')
+				expect_eq "$tot" \
+				    "$(fact "^sum samples:$EV " | awk '{ print $NF }')" \
+				    "$fmt: the total is the sum of the ticks"
+				got=$(fact "^row tick 1 " |
+				    sed 's/.*samples:[^=]*=//;s/ .*//' |
+				    awk '{ s += $1 } END { print s + 0 }')
+				[ $fmt = json ] || expect_eq "$(fact '^row tick ' |
+				    grep -vcE " samples:$EV=[0-9]+ $EV=[0-9]+\$")" 0 \
+				    "csv: every tick row has counts and samples"
+			fi
+			expect_range "$got" "$n" 1000000000 "$fmt: CPU 1's samples"
+			[ "$got" -le $((n + 200)) ] && { ok=1; break; }
+		done
+		[ $ok = 1 ] || fail_with "$fmt: CPU 1 sampled $got, want $n..$((n + 200))"
+	done
 }

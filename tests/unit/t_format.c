@@ -2,8 +2,8 @@
 /*
  * t_format.c - the machine-readable rows (common/format.c): the event
  * columns of several sets, CSV quoting, JSON escaping, rows of another
- * set's columns left empty, captured with open_memstream.  Table-driven;
- * no counter is opened.
+ * set's columns left empty, the samples of -S requests (fmt_add_samples),
+ * captured with open_memstream.  Table-driven; no counter is opened.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -83,6 +83,48 @@ static const struct rowcase rowrows[] = {
 	  "\"pid\":5,\"lwp\":5,\"set\":\"y,z\",\"set_index\":1,\"counts\":"
 	  "{\"y\":7,\"z\":18446744073709551615},\"enabled_ns\":4,"
 	  "\"running_ns\":0,\"scaled\":true,\"not_counted\":true}\n" },
+};
+
+/*
+ * -S "s,t,s" beside the sets "x,y" and -S alone's set of no request:
+ * the values 3 and 4 counted, the samples 10, 20 and 30.
+ */
+static const uint64_t svals[] = { 3, 4, 10, 20, 30 };
+
+static const struct rowcase smplrows[] = {
+	{ "csv: counts, then the samples of each -S request",
+	  FMT_CSV, 0, { .fr_time = 1, .fr_kind = "tick", .fr_set = 0,
+	  .fr_vals = svals, .fr_smpl = svals + 2, .fr_ena = 5, .fr_run = 5 },
+	  "1.000,0,tick,\"x,y\",3,4,10,20,30,5,5,0\n" },
+	{ "csv: -S alone, an empty set and no counts",
+	  FMT_CSV, 0, { .fr_time = 1, .fr_kind = "tick", .fr_cpu = 1,
+	  .fr_set = 1, .fr_smpl = svals + 2 },
+	  "1.000,1,tick,,,,10,20,30,0,0,0\n" },
+	{ "csv: a fork row leaves the sample columns empty",
+	  FMT_CSV, 1, { .fr_kind = "fork", .fr_pid = 4, .fr_lwp = 4,
+	  .fr_set = -1, .fr_child = 9 },
+	  "0.000,4,4,fork,,,,,,,,,,9\n" },
+	{ "json: counts and samples, the repeated name #2",
+	  FMT_JSON, 0, { .fr_time = 1, .fr_kind = "tick", .fr_set = 0,
+	  .fr_vals = svals, .fr_smpl = svals + 2, .fr_ena = 5, .fr_run = 5 },
+	  "{\"tool\":\"cpustat\",\"kind\":\"tick\",\"time\":1.000,"
+	  "\"cpu\":0,\"set\":\"x,y\",\"set_index\":0,\"counts\":{\"x\":3,"
+	  "\"y\":4},\"samples\":{\"s\":10,\"t\":20,\"s#2\":30},"
+	  "\"enabled_ns\":5,\"running_ns\":5,\"scaled\":false}\n" },
+	{ "json: -S alone, samples without set or counts",
+	  FMT_JSON, 1, { .fr_kind = "exit", .fr_pid = 4, .fr_lwp = 4,
+	  .fr_set = 1, .fr_smpl = svals + 2 },
+	  "{\"tool\":\"cputrack\",\"kind\":\"exit\",\"time\":0.000,"
+	  "\"pid\":4,\"lwp\":4,\"set_index\":1,\"samples\":{\"s\":10,"
+	  "\"t\":20,\"s#2\":30},\"enabled_ns\":0,\"running_ns\":0,"
+	  "\"scaled\":false}\n" },
+	{ "json: a row without its samples has no samples key",
+	  FMT_JSON, 0, { .fr_time = 1, .fr_kind = "tick", .fr_set = 0,
+	  .fr_vals = svals, .fr_ena = 5, .fr_run = 5 },
+	  "{\"tool\":\"cpustat\",\"kind\":\"tick\",\"time\":1.000,"
+	  "\"cpu\":0,\"set\":\"x,y\",\"set_index\":0,\"counts\":{\"x\":3,"
+	  "\"y\":4},\"enabled_ns\":5,\"running_ns\":5,"
+	  "\"scaled\":false}\n" },
 };
 
 static int
@@ -166,6 +208,71 @@ test_rows(void)
 	free_all(sp, n);
 }
 
+/* A writer of the sets sp (n) and -S smpl, into *buf; NULL on failure. */
+static struct fmt *
+smpl_fmt(enum fmt_kind kind, int track, const struct spec *sp, int n,
+    const struct spec *smpl, FILE **fp, char **buf, size_t *len)
+{
+	struct fmt *f;
+
+	*fp = open_memstream(buf, len);
+	f = fmt_create(kind, track ? FMT_CPUTRACK : FMT_CPUSTAT, *fp, NULL,
+	    sp, n, 0, NULL);
+	if (f != NULL && fmt_add_samples(f, smpl) != 0) {
+		fmt_destroy(f);
+		f = NULL;
+	}
+	if (f == NULL) {
+		fclose(*fp);
+		free(*buf);
+	}
+	return f;
+}
+
+static void
+test_samples(void)
+{
+	static const char *const texts[] = { "x,y", NULL };
+	static const char *const stexts[] = { "s,t,s", NULL };
+	struct spec sp[3], smpl[3];
+	struct fmt *f;
+	char *buf;
+	size_t len, i;
+	FILE *fp;
+	int n, ns;
+
+	if (parse_all(texts, sp, &n) != 0 || parse_all(stexts, smpl, &ns))
+		return;
+	memset(&sp[1], 0, sizeof(sp[1]));	/* smpl_empty_spec's */
+	sp[1].sp_text = "";
+	f = smpl_fmt(FMT_CSV, 1, sp, 2, smpl, &fp, &buf, &len);
+	if (tap_ok(f != NULL, "fmt_add_samples")) {
+		fmt_header(f);
+		fclose(fp);
+		tap_str(buf, "time,pid,lwp,kind,set,x,y,samples:s,samples:t,"
+		    "samples:s#2,enabled_ns,running_ns,scaled,note\n",
+		    "csv: a column per -S request, after the events'");
+		free(buf);
+		fmt_destroy(f);
+	}
+	for (i = 0; i < sizeof(smplrows) / sizeof(*smplrows); i++) {
+		const struct rowcase *t = &smplrows[i];
+		struct fmt_row r = t->r_row;
+
+		f = smpl_fmt(t->r_kind, t->r_track, sp, 2, smpl, &fp, &buf,
+		    &len);
+		if (!tap_ok(f != NULL, "fmt_create (%s)", t->r_name))
+			continue;
+		fmt_row(f, &r);
+		fclose(fp);
+		tap_str(buf, t->r_want, t->r_name);
+		free(buf);
+		fmt_destroy(f);
+	}
+	free_all(sp, 1);
+	free_all(smpl, ns);
+}
+
 static void
 test_parse(void)
 {
@@ -183,6 +290,7 @@ main(void)
 {
 	test_columns();
 	test_rows();
+	test_samples();
 	test_parse();
 	return tap_done();
 }
