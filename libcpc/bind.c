@@ -446,8 +446,13 @@ ends_ok(cpc_t *cpc, const char *fn, const cpc_set_t *set,
 	return 0;
 }
 
+/*
+ * Whether set can be bound to t as it is: its handle, its requests, the
+ * overflow and sampling rules, the counters it needs.  0, or -1 with
+ * errno and a reported message.  Marks the overflowing requests.
+ */
 static int
-bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
+bind_check(cpc_t *cpc, const char *fn, cpc_set_t *set,
     const struct cpc_target *t)
 {
 	int i, ovf;
@@ -492,6 +497,50 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	    ends_ok(cpc, fn, set, t) != 0 ||
 	    cpc_set_fits(cpc, fn, set) != 0)
 		return -1;
+	return 0;
+}
+
+/* Close the set's group and SMPL requests, kept open until now. */
+static void
+close_open(cpc_t *cpc, cpc_set_t *set)
+{
+	cpc->c_sbe->sb_close(cpc, set);
+	set->cs_be->be_close(cpc, set);
+	set->cs_open = 0;
+}
+
+/* Open the set on t, its group and its SMPL requests: 0, or -1. */
+static int
+open_target(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+{
+	set->cs_be = cpc_set_backend(cpc, set);
+	set->cs_kind = t->t_kind;
+	set->cs_cpu = t->t_cpu;
+	set->cs_tid = t->t_tid;
+	set->cs_inherit = t->t_inherit;
+	set->cs_ends = t->t_ends;
+	if (set->cs_be->be_open(cpc, set, t) != 0)
+		return -1;
+	/* The SMPL requests, outside the group (backend.h). */
+	if (cpc->c_sbe->sb_open(cpc, set, t) != 0) {
+		int e = errno;
+
+		set->cs_be->be_close(cpc, set);
+		errno = e;
+		return -1;
+	}
+	set->cs_open = 1;
+	return 0;
+}
+
+static int
+bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
+    const struct cpc_target *t)
+{
+	int i;
+
+	if (bind_check(cpc, fn, set, t) != 0)
+		return -1;
 	for (i = 0; i < set->cs_nreqs; i++) {
 		set->cs_reqs[i].cr_cur = set->cs_reqs[i].cr_preset;
 		set->cs_reqs[i].cr_hasnext = 0;
@@ -505,35 +554,11 @@ bind_target(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	tid_drop(set);
 	if (t->t_kind != CPC_BIND_CURLWP)
 		slot_clear(set);
-	if (set->cs_open && set->cs_be != cpc_set_backend(cpc, set)) {
-		cpc->c_sbe->sb_close(cpc, set);
-		set->cs_be->be_close(cpc, set);
-		set->cs_open = 0;
-	}
-	if (!same_target(set, t)) {
-		if (set->cs_open) {
-			cpc->c_sbe->sb_close(cpc, set);
-			set->cs_be->be_close(cpc, set);
-		}
-		set->cs_open = 0;
-		set->cs_be = cpc_set_backend(cpc, set);
-		set->cs_kind = t->t_kind;
-		set->cs_cpu = t->t_cpu;
-		set->cs_tid = t->t_tid;
-		set->cs_inherit = t->t_inherit;
-		set->cs_ends = t->t_ends;
-		if (set->cs_be->be_open(cpc, set, t) != 0)
-			return -1;
-		/* The SMPL requests, outside the group (backend.h). */
-		if (cpc->c_sbe->sb_open(cpc, set, t) != 0) {
-			int e = errno;
-
-			set->cs_be->be_close(cpc, set);
-			errno = e;
-			return -1;
-		}
-		set->cs_open = 1;
-	}
+	if (set->cs_open && (set->cs_be != cpc_set_backend(cpc, set) ||
+	    !same_target(set, t)))
+		close_open(cpc, set);
+	if (!set->cs_open && open_target(cpc, set, t) != 0)
+		return -1;
 	set->cs_tick0 = cpc_ticknow();
 	/* The clock's vDSO pages in now, not as a fault the set sees. */
 	(void)cpc_hrnow();
