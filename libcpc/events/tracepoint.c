@@ -413,16 +413,17 @@ tp_desc(int sysfd, const char *ev, char *desc, size_t len)
  * shared test), NULL when none can be counted.  Counting a tracepoint,
  * the kernel checks what it checks for any event of the same modes on
  * the same target (the paranoia level, the process or the CPU, the
- * security module's open hook) and, of the tracepoint's own, only that
- * its id is one (the ids listed are tracefs's) and the permission that
- * raw samples need, which a count does not ask for.  So the dummy
- * software event, with a tracepoint's modes, stands in for them where
- * the kernel has the tracepoint PMU.  A tracepoint's own open would tell
- * no more and cost a third of a whole listing: its close waits for RCU
- * grace periods (28-38 ms here) holding the tracing event mutex, which
- * every format file read behind it then waits for.  Where sysfs cannot
- * say whether the PMU is there (tpmu, cpc_pmu_registered's), the
- * tracepoint itself (tp) is opened.
+ * security module's open hook) and, of the tracepoint's own, that its
+ * id is one (the ids listed are tracefs's), the permission that raw
+ * samples and ftrace's function event need (a count of a listed one asks
+ * for neither), and a hook a rare event has.  So the dummy software
+ * event, with a tracepoint's modes, stands in for them where the kernel
+ * has the tracepoint PMU, as the first tracepoint listed used to: its
+ * own open would tell no more of the others and cost a third of a whole
+ * listing, for its close waits for RCU grace periods (28-38 ms here)
+ * holding the tracing event mutex, which every format file read behind
+ * it then waits for.  Where sysfs cannot say whether the PMU is there
+ * (tpmu, cpc_pmu_registered's), the tracepoint itself (tp) is opened.
  */
 static const struct cpc_event *
 tp_test_event(int tpmu, const struct cpc_event *tp, struct cpc_event *dummy)
