@@ -10,10 +10,10 @@
  * Each kind of name in the catalogue walks its own names; the test opens
  * are the backend's (be_probe), one per name, except for tracepoints:
  * closing a tracepoint's perf event costs the kernel an RCU grace period
- * (about 35 ms here), so two thousand of them would take over a minute.
- * Every tracepoint passes the same permission checks, so one tracepoint
- * of those listed is opened and its result stands for all of them whose
- * id could be read.
+ * (about 35 ms here), so two thousand of them would take over a minute,
+ * and every tracepoint passes the same checks, so one test open (of the
+ * event events/tracepoint.c says stands for them) is made for all of
+ * them whose id could be read.
  */
 #include "config.h"
 

@@ -45,6 +45,8 @@ uint64_t cpc_ticknow(void);		/* TSC on x86, cntvct on arm64 */
 #define CPC_SYSFS_PMUS	"/sys/bus/event_source/devices"
 /* The kernel has a core PMU for the CPU (not just software events). */
 int	cpc_hw_pmu_present(void);
+/* The kernel has the PMU of that name: 1, 0, or -1 when sysfs cannot say. */
+int	cpc_pmu_registered(const char *name);
 /* The tracefs mount point, or NULL with errno ENOENT. */
 const char *cpc_tracefs_dir(void);
 /* CPU cpu is online (1), offline (0), or does not exist (-1). */

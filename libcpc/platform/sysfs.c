@@ -45,6 +45,21 @@ cpc_hw_pmu_present(void)
 }
 
 /*
+ * Every kernel with perf events registers the software PMU: without it
+ * listed, sysfs is not there (a container without /sys) and cannot say.
+ */
+int
+cpc_pmu_registered(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), CPC_SYSFS_PMUS "/%s", name);
+	if (access(path, F_OK) == 0)
+		return 1;
+	return access(CPC_SYSFS_PMUS "/software", F_OK) == 0 ? 0 : -1;
+}
+
+/*
  * The tracefs mount point, or NULL (errno ENOENT) when tracefs is not
  * mounted and cannot be.  The usual places are checked first with
  * statfs (an empty directory is not taken for a mount), which costs no

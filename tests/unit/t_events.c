@@ -586,6 +586,17 @@ main(int argc, char **argv)
 		tap_skip("no msr PMU here", "msr/tsc/");
 	tap_ok(!cpc_pfm_used(), "resolving generic, classic, raw, tracepoint "
 	    "and PMU names does not start libpfm4");
+	/* The listing's test of the tracepoints asks for their PMU. */
+	if (read_num("/sys/bus/event_source/devices/tracepoint/type",
+	    &type) == 0) {
+		tap_u64(type, PERF_TYPE_TRACEPOINT, "the tracepoint PMU's "
+		    "type is PERF_TYPE_TRACEPOINT");
+		tap_ok(cpc_pmu_registered("tracepoint") == 1,
+		    "cpc_pmu_registered: the tracepoint PMU is there");
+		tap_ok(cpc_pmu_registered("no_such_pmu") == 0,
+		    "cpc_pmu_registered: a PMU the kernel lacks is not");
+	} else
+		tap_skip("no tracepoint PMU in sysfs", "cpc_pmu_registered");
 	if (read_num("/sys/bus/event_source/devices/msr/type", &type) == 0) {
 		/* A field given with an event overrides the event's own. */
 		enc_is(cpc, "msr/event=0x4/", (uint32_t)type, 4);
