@@ -1,29 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sampler.c - cpustat's runtime: one pinned sampling thread per CPU, a
- * printing main thread, and a signal thread.
+ * sampler.c - cpustat's runtime: one pinned sampling thread per CPU,
+ * which also print, and a signal thread.
  *
  * Each CPU thread binds its ring of sets to its CPU (so reads are local:
  * no inter-processor interrupt), sleeps to absolute deadlines
  * start + k*interval (no drift), samples, and posts one record per
  * interval k to its queue: the sample, or why there is none (skipped,
  * offline, failed), after an R_ONLINE in the interval it comes back.  The
- * main thread waits until every running CPU has posted interval k, prints
- * those records in CPU order and flushes.  Interval k counts set
- * (k - 1) mod n on every CPU, so a CPU late or back from offline counts
- * what the others count.
+ * thread whose post completes interval k (every running CPU has posted
+ * it) prints those records in CPU order and flushes, unless another
+ * thread is printing: that one prints k after its own.  Interval k counts
+ * set (k - 1) mod n on every CPU, so a CPU late or back from offline
+ * counts what the others count.
  *
- *	cpu threads --post(k)--> queues --(all heads at k)--> main: print
+ *	cpu threads --post(k)--> queues --(all heads at k)--> the last
+ *	poster prints
  *	signal thread --stop--> cpu threads take a last partial sample
  *
  * Records carry copies of the values, so the threads never share
- * buffers.  One mutex guards the queues; the main thread waits on cv_main,
- * signalled only when a post completes an interval (one wakeup per
- * interval, not one per CPU).  Each CPU thread sleeps alone in poll() on
- * its own absolute timerfd and on an eventfd that the signal thread makes
- * readable to stop them: no lock is shared at wake-up, so CPUs do not
- * wake each other (IPIs).  (A poll timeout would get the kernel's 0.1%
- * slack; a timerfd gets the thread's 1 ns timer slack.)
+ * buffers.  One mutex guards the queues and who prints (g_printing); the
+ * main thread holds that role until the title is out, then only waits
+ * for the threads to end and prints the totals.  So an interval costs
+ * each CPU one wake-up, from its own timer, and no thread is woken to
+ * print.  Each CPU thread sleeps alone in a futex wait on its own word
+ * with an absolute CLOCK_MONOTONIC timeout (nap.c: one system call, the
+ * thread's 1 ns timer slack), which the signal thread sets and wakes to
+ * stop it: no lock is shared at wake-up, so CPUs do not wake each other
+ * (IPIs).
  */
 #include "config.h"
 
@@ -740,32 +744,6 @@ init_clock(void)
 	g_walloff = (hrtime_t)rt.tv_sec * 1000000000 + rt.tv_nsec - g_base;
 }
 
-/*
- * Can we count on this CPU at all?  Per-CPU permission is the same for
- * every event and CPU, so one cheap software event on the first CPU
- * turns a refusal into one message instead of one per CPU.
- */
-static int
-preflight(cpc_t *cpc, int cpu)
-{
-	cpc_set_t *set;
-	int rc = -1;
-
-	if ((set = cpc_set_create(cpc)) == NULL)
-		return -1;
-	errh_clear();
-	if (cpc_set_add_request(cpc, set, "cpu-clock", 0, CPC_COUNT_USER, 0,
-	    NULL) >= 0 && cpc_bind_cpu(cpc, cpu, set, 0) == 0) {
-		(void)cpc_unbind(cpc, set);
-		rc = 0;
-	}
-	if (rc != 0)
-		warnx("%s", errh_last()[0] != '\0' ? errh_last() :
-		    strerror(errno));
-	cpc_set_destroy(cpc, set);
-	return rc;
-}
-
 /* The interval, the -p rest and the samples per CPU, from the options. */
 static void
 init_timing(const struct opts *o)
@@ -887,7 +865,7 @@ run(cpc_t *cpc, const struct opts *o)
 	g_cpc = cpc;
 	init_timing(o);
 	g_ncpu = list_cpus(o, &g_cpus);
-	if (g_ncpu == 0 || preflight(cpc, g_cpus[0].c_id) != 0) {
+	if (g_ncpu == 0 || cpu_preflight(cpc, g_cpus[0].c_id) != 0) {
 		if (g_ncpu == 0)
 			warnx("no online CPU to measure");
 		free(g_cpus);
