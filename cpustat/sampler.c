@@ -48,35 +48,12 @@
 #include "cpustat.h"
 #include "errh.h"
 #include "nap.h"
+#include "recs.h"
 #include "output.h"
 #include "setgrp.h"
 #include "soak.h"
 #include "smpl.h"
 #include "timefmt.h"
-
-enum rkind {
-	R_SAMPLE,	/* values of interval r_k */
-	R_SKIP,		/* interval r_k missed: the thread woke too late */
-	R_OFFLINE,	/* the CPU is offline */
-	R_ONLINE,	/* it came back; interval r_k's record follows */
-	R_FAIL,		/* the thread failed: r_msg; R_DONE follows */
-	R_DONE,		/* no more records */
-};
-
-struct rec {
-	struct rec	*r_next;
-	unsigned long long r_k;
-	enum rkind	 r_kind;
-	int		 r_elem;	/* the set's index in the ring */
-	hrtime_t	 r_hr;
-	uint64_t	 r_tick;
-	int		 r_scaled;
-	uint64_t	 r_ena, r_run;	/* enabled, running ns */
-	int		 r_nvals;
-	uint64_t	 r_vals[SPEC_MAXPIC];
-	char		 r_msg[512];
-};
-
 
 struct cpu {
 	int		 c_id;
@@ -88,6 +65,7 @@ struct cpu {
 	int		 c_offline;		/* main's view */
 	int		 c_measured;		/* main saw a sample */
 	atomic_int	 c_stop;		/* told to stop (nap_wake) */
+	struct recpool	 c_pool;		/* its printed records */
 	struct soaker	 c_soak;
 };
 
@@ -185,10 +163,8 @@ static void
 post_kind(struct cpu *c, unsigned long long k, enum rkind kind,
     const char *msg)
 {
-	struct rec *r = calloc(1, sizeof(*r));
+	struct rec *r = rec_get(&c->c_pool);
 
-	if (r == NULL)
-		abort();	/* cannot even report: nothing sane left */
 	r->r_k = k;
 	r->r_kind = kind;
 	if (msg != NULL)
@@ -200,11 +176,9 @@ static void
 post_sample(struct cpu *c, unsigned long long k)
 {
 	struct setgrp_elem *e = setgrp_cur(c->c_grp);
-	struct rec *r = calloc(1, sizeof(*r));
+	struct rec *r = rec_get(&c->c_pool);
 	int i;
 
-	if (r == NULL)
-		abort();
 	r->r_k = k;
 	r->r_kind = R_SAMPLE;
 	r->r_elem = c->c_grp->sg_cur;
@@ -359,7 +333,7 @@ setup(struct cpu *c, unsigned long long k)
 static void
 fail(struct cpu *c, unsigned long long k)
 {
-	char msg[600];
+	char msg[sizeof(((struct rec *)NULL)->r_msg)];	/* as r_msg */
 
 	snprintf(msg, sizeof(msg), "cpu %d: %s", c->c_id,
 	    errh_last()[0] != '\0' ? errh_last() : strerror(errno));
@@ -578,7 +552,8 @@ take_batch(unsigned long long k, struct rec **batch)
 }
 
 /*
- * Print one interval's records in CPU order, free them and flush.
+ * Print one interval's records in CPU order, hand them back to their
+ * CPUs' pools and flush.
  * Returns 1 when some CPU failed, -1 when stdout went away (closed
  * pipe), -2 on another write error.
  */
@@ -590,12 +565,11 @@ print_batch(struct rec **batch)
 	int i, rc = 0;
 
 	rep_interval();
-	for (i = 0; i < g_ncpu; i++)
-		while ((r = batch[i]) != NULL) {
+	for (i = 0; i < g_ncpu; i++) {
+		for (r = batch[i]; r != NULL; r = r->r_next)
 			rc |= print_rec(o, &g_cpus[i], r);
-			batch[i] = r->r_next;
-			free(r);
-		}
+		rec_put(&g_cpus[i].c_pool, batch[i]);
+	}
 	smpl_flush(g_smpl);
 	if (rep_flush() != 0)
 		return -2;
@@ -841,12 +815,8 @@ finish(const struct opts *o, int rc)
 	}
 	rep_fini();
 	for (i = 0; i < g_ncpu; i++) {
-		struct rec *r, *rn;
-
-		for (r = g_cpus[i].c_head; r != NULL; r = rn) {
-			rn = r->r_next;
-			free(r);
-		}
+		rec_put(&g_cpus[i].c_pool, g_cpus[i].c_head);
+		rec_pool_free(&g_cpus[i].c_pool);
 		setgrp_destroy(g_cpus[i].c_grp);
 	}
 	free(g_cpus);
