@@ -70,7 +70,7 @@ CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
 		  cputrack/track_ends.c
 # the -C CPU list syntax; hints for options perf users type
 COMMON_SRC	+= common/cpulist.c common/hints.c
-CPUSTAT_SRC	+= cpustat/cpus.c
+CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
 # Sampling (-S and its reports): the records, their names, the files.
 SMPL_SRC	= common/smpl.c common/smplopt.c common/smplreq.c \
 		  common/symtab.c common/profile.c common/smplout.c

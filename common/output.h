@@ -30,5 +30,9 @@ void		 out_row(FILE *fp, int tick, uint64_t tickval,
 		    const char *note);
 /* Seconds between two CLOCK_MONOTONIC nanosecond times. */
 double		 out_reltime(hrtime_t t, hrtime_t base);
+/* The same as printf's "%7.3f" prints it, for the time column. */
+void		 out_time(FILE *fp, hrtime_t t, hrtime_t base);
+/* v right-aligned in width columns, as "%*" PRIu64 (width <= 40). */
+void		 out_u64(FILE *fp, uint64_t v, int width);
 
 #endif

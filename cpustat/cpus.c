@@ -3,7 +3,8 @@
  * cpus.c - which CPUs cpustat measures: every online CPU of its affinity
  * mask, or those of -C, each of which must exist, be online and be in
  * that mask when cpustat starts.  (Later, a measured CPU that goes
- * offline is reported and skipped until it returns: sampler.c.)
+ * offline is reported and skipped until it returns: sampler.c.)  And
+ * whether cpustat may count on a CPU at all (cpu_preflight).
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "cpulist.h"
 #include "cpustat.h"
+#include "errh.h"
 
 #define SYS_CPU	"/sys/devices/system/cpu"
 
@@ -110,4 +112,30 @@ cpus_from_list(const char *list, cpu_set_t *set)
 		    "cpustat (taskset, cpuset)", list, n > 1 ? "cpus" : "cpu",
 		    cpulist_format(&out, bad, sizeof(bad)), n > 1 ? "are" :
 		    "is");
+}
+
+/*
+ * Can we count on this CPU at all?  Per-CPU permission is the same for
+ * every event and CPU, so one cheap software event on the first CPU
+ * turns a refusal into one message instead of one per CPU.
+ */
+int
+cpu_preflight(cpc_t *cpc, int cpu)
+{
+	cpc_set_t *set;
+	int rc = -1;
+
+	if ((set = cpc_set_create(cpc)) == NULL)
+		return -1;
+	errh_clear();
+	if (cpc_set_add_request(cpc, set, "cpu-clock", 0, CPC_COUNT_USER, 0,
+	    NULL) >= 0 && cpc_bind_cpu(cpc, cpu, set, 0) == 0) {
+		(void)cpc_unbind(cpc, set);
+		rc = 0;
+	}
+	if (rc != 0)
+		warnx("%s", errh_last()[0] != '\0' ? errh_last() :
+		    strerror(errno));
+	cpc_set_destroy(cpc, set);
+	return rc;
 }

@@ -68,6 +68,8 @@ int	rep_flush(void);
 /* cpus.c */
 /* CPU id is online (1) or not (0); 1 when the kernel does not say. */
 int	cpu_online(int id);
+/* Can we count on cpu at all?  0, or -1 and a message. */
+int	cpu_preflight(cpc_t *cpc, int cpu);
 /* Every online CPU of our affinity mask (cpustat without -C). */
 void	cpus_default(cpu_set_t *set);
 /*

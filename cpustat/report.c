@@ -106,8 +106,11 @@ rep_sample(const struct sample *s)
 		tf_print(r_o->o_out, r_o->o_tstamp,
 		    (time_t)((s->s_hr + r_walloff) / 1000000000));
 	r_stamped = 1;
-	fprintf(r_o->o_out, "%7.3f %3d %5s ", out_reltime(s->s_hr, r_base),
-	    s->s_cpu, "tick");
+	/* "%7.3f %3d %5s " without printf: see out_time */
+	out_time(r_o->o_out, s->s_hr, r_base);
+	fputc(' ', r_o->o_out);
+	out_u64(r_o->o_out, (uint64_t)s->s_cpu, 3);
+	fputs("  tick ", r_o->o_out);
 	out_row(r_o->o_out, r_o->o_tick, s->s_tick, s->s_vals, s->s_nvals,
 	    s->s_scaled, note_for(s->s_elem));
 }

@@ -1,29 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sampler.c - cpustat's runtime: one pinned sampling thread per CPU, a
- * printing main thread, and a signal thread.
+ * sampler.c - cpustat's runtime: one pinned sampling thread per CPU,
+ * which also print, and a signal thread.
  *
  * Each CPU thread binds its ring of sets to its CPU (so reads are local:
  * no inter-processor interrupt), sleeps to absolute deadlines
  * start + k*interval (no drift), samples, and posts one record per
  * interval k to its queue: the sample, or why there is none (skipped,
  * offline, failed), after an R_ONLINE in the interval it comes back.  The
- * main thread waits until every running CPU has posted interval k, prints
- * those records in CPU order and flushes.  Interval k counts set
- * (k - 1) mod n on every CPU, so a CPU late or back from offline counts
- * what the others count.
+ * thread whose post completes interval k (every running CPU has posted
+ * it) prints those records in CPU order and flushes, unless another
+ * thread is printing: that one prints k after its own.  Interval k counts
+ * set (k - 1) mod n on every CPU, so a CPU late or back from offline
+ * counts what the others count.
  *
- *	cpu threads --post(k)--> queues --(all heads at k)--> main: print
+ *	cpu threads --post(k)--> queues --(all heads at k)--> the last
+ *	poster prints
  *	signal thread --stop--> cpu threads take a last partial sample
  *
  * Records carry copies of the values, so the threads never share
- * buffers.  One mutex guards the queues; the main thread waits on cv_main,
- * signalled only when a post completes an interval (one wakeup per
- * interval, not one per CPU).  Each CPU thread sleeps alone in poll() on
- * its own absolute timerfd and on an eventfd that the signal thread makes
- * readable to stop them: no lock is shared at wake-up, so CPUs do not
- * wake each other (IPIs).  (A poll timeout would get the kernel's 0.1%
- * slack; a timerfd gets the thread's 1 ns timer slack.)
+ * buffers.  One mutex guards the queues and who prints (g_printing); the
+ * main thread holds that role until the title is out, then only waits
+ * for the threads to end and prints the totals.  So an interval costs
+ * each CPU one wake-up, from its own timer, and no thread is woken to
+ * print.  Each CPU thread sleeps alone in a futex wait on its own word
+ * with an absolute CLOCK_MONOTONIC timeout (nap.c: one system call, the
+ * thread's 1 ns timer slack), which the signal thread sets and wakes to
+ * stop it: no lock is shared at wake-up, so CPUs do not wake each other
+ * (IPIs).
  */
 #include "config.h"
 
@@ -39,42 +43,17 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <poll.h>
-#include <sys/eventfd.h>
-#include <sys/timerfd.h>
 #include <sys/prctl.h>
 
 #include "cpustat.h"
 #include "errh.h"
+#include "nap.h"
+#include "recs.h"
 #include "output.h"
 #include "setgrp.h"
 #include "soak.h"
 #include "smpl.h"
 #include "timefmt.h"
-
-enum rkind {
-	R_SAMPLE,	/* values of interval r_k */
-	R_SKIP,		/* interval r_k missed: the thread woke too late */
-	R_OFFLINE,	/* the CPU is offline */
-	R_ONLINE,	/* it came back; interval r_k's record follows */
-	R_FAIL,		/* the thread failed: r_msg; R_DONE follows */
-	R_DONE,		/* no more records */
-};
-
-struct rec {
-	struct rec	*r_next;
-	unsigned long long r_k;
-	enum rkind	 r_kind;
-	int		 r_elem;	/* the set's index in the ring */
-	hrtime_t	 r_hr;
-	uint64_t	 r_tick;
-	int		 r_scaled;
-	uint64_t	 r_ena, r_run;	/* enabled, running ns */
-	int		 r_nvals;
-	uint64_t	 r_vals[SPEC_MAXPIC];
-	char		 r_msg[512];
-};
-
 
 struct cpu {
 	int		 c_id;
@@ -85,6 +64,8 @@ struct cpu {
 	int		 c_done;		/* main saw R_DONE */
 	int		 c_offline;		/* main's view */
 	int		 c_measured;		/* main saw a sample */
+	atomic_int	 c_stop;		/* told to stop (nap_wake) */
+	struct recpool	 c_pool;		/* its printed records */
 	struct soaker	 c_soak;
 };
 
@@ -95,15 +76,16 @@ static hrtime_t		 g_walloff;	/* CLOCK_REALTIME - MONOTONIC */
 static int64_t		 g_ival;	/* interval, ns */
 static int64_t		 g_rest;	/* -p rest after each cycle, ns */
 static unsigned long long g_count;	/* samples per CPU, 0 = forever */
-static pthread_mutex_t	 g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t	 g_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 static pthread_cond_t	 g_cv_main = PTHREAD_COND_INITIALIZER;
 static int		 g_nready;	/* CPU threads set up, under g_lock */
-static int		 g_stopfd = -1;	/* readable once told to stop */
-static atomic_int	 g_stop;
+static int		 g_printing;	/* a thread prints, under g_lock */
+static int		 g_prc;		/* print_batch's results: 1 when
+					 * some CPU failed, < 0 when stdout
+					 * went away; under g_printing */
 static struct smpl	*g_smpl;	/* -S, or NULL */
 static struct cpu	*g_cpus;
 static int		 g_ncpu;
-static __thread int	 tl_timerfd = -1;	/* the CPU thread's timer */
 
 /* CLOCK_MONOTONIC in ns: the clock of cpc_buf_hrtime. */
 static hrtime_t
@@ -118,8 +100,9 @@ mono_now(void)
 /* ---- CPU threads ---- */
 
 /*
- * Under g_lock: the interval the main thread can print next, or 0 while
- * some CPU still running has not posted all its records for it.  A
+ * Under g_lock: the interval that can be printed next, or 0 while some
+ * CPU still running has not posted all its records for it (or none
+ * runs).  A
  * thread posts, per interval, an R_ONLINE when the CPU has just come back
  * and then exactly one other record (R_DONE ends the queue), so a CPU is
  * behind while its queue is empty or holds only the R_ONLINE of the
@@ -129,7 +112,7 @@ static unsigned long long
 batch_ready(void)
 {
 	unsigned long long k = ULLONG_MAX;
-	int i;
+	int i, alive = 0;
 
 	for (i = 0; i < g_ncpu; i++) {
 		if (g_cpus[i].c_done)
@@ -138,7 +121,10 @@ batch_ready(void)
 			return 0;
 		if (g_cpus[i].c_head->r_k < k)
 			k = g_cpus[i].c_head->r_k;
+		alive++;
 	}
+	if (alive == 0)
+		return 0;
 	for (i = 0; i < g_ncpu; i++) {
 		const struct rec *h = g_cpus[i].c_head;
 
@@ -149,6 +135,12 @@ batch_ready(void)
 	return k;
 }
 
+static void drain(void);
+
+/*
+ * Queue r; when that completes an interval and no thread prints, print
+ * it (and whatever else is complete by then) in this thread.
+ */
 static void
 post(struct cpu *c, struct rec *r)
 {
@@ -159,8 +151,11 @@ post(struct cpu *c, struct rec *r)
 	else
 		c->c_head = r;
 	c->c_tail = r;
-	if (batch_ready() != 0)
-		pthread_cond_signal(&g_cv_main);
+	if (!g_printing) {
+		g_printing = 1;
+		drain();
+		g_printing = 0;
+	}
 	pthread_mutex_unlock(&g_lock);
 }
 
@@ -168,10 +163,8 @@ static void
 post_kind(struct cpu *c, unsigned long long k, enum rkind kind,
     const char *msg)
 {
-	struct rec *r = calloc(1, sizeof(*r));
+	struct rec *r = rec_get(&c->c_pool);
 
-	if (r == NULL)
-		abort();	/* cannot even report: nothing sane left */
 	r->r_k = k;
 	r->r_kind = kind;
 	if (msg != NULL)
@@ -183,11 +176,9 @@ static void
 post_sample(struct cpu *c, unsigned long long k)
 {
 	struct setgrp_elem *e = setgrp_cur(c->c_grp);
-	struct rec *r = calloc(1, sizeof(*r));
+	struct rec *r = rec_get(&c->c_pool);
 	int i;
 
-	if (r == NULL)
-		abort();
 	r->r_k = k;
 	r->r_kind = R_SAMPLE;
 	r->r_elem = c->c_grp->sg_cur;
@@ -229,38 +220,24 @@ deadline(unsigned long long k)
 	    (hrtime_t)((k - 1) / (unsigned long long)n) * g_rest;
 }
 
-/* Sleep until the absolute time t; returns 1 when told to stop first. */
+/*
+ * Sleep until the absolute time t; returns 1 when told to stop first.
+ * (Told to stop, it no longer sleeps.)
+ */
 static int
-sleep_until(hrtime_t t)
+sleep_until(struct cpu *c, hrtime_t t)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = g_stopfd, .events = POLLIN },
-		{ .fd = tl_timerfd, .events = POLLIN },
-	};
-	struct itimerspec its = {
-		.it_value = { t / 1000000000, t % 1000000000 },
-	};
-	uint64_t n;
-
-	if (atomic_load(&g_stop) || mono_now() >= t)
-		return atomic_load(&g_stop);
-	if (timerfd_settime(tl_timerfd, TFD_TIMER_ABSTIME, &its, NULL) != 0)
-		abort();	/* a valid absolute time cannot fail */
-	while (poll(pfd, 2, -1) < 0 || (pfd[0].revents == 0 &&
-	    read(tl_timerfd, &n, sizeof(n)) != sizeof(n)))
-		;
-	return atomic_load(&g_stop);
+	return nap_until(&c->c_stop, t) != 0;
 }
 
 /* Tell every CPU thread to take its last sample and end. */
 static void
 stop_all(void)
 {
-	uint64_t one = 1;
+	int i;
 
-	atomic_store(&g_stop, 1);
-	if (write(g_stopfd, &one, sizeof(one)) < 0)
-		abort();	/* an eventfd write cannot fail here */
+	for (i = 0; i < g_ncpu; i++)
+		nap_wake(&g_cpus[i].c_stop);
 }
 
 static int
@@ -305,7 +282,7 @@ start_set(struct cpu *c, unsigned long long k)
 	(void)setgrp_select(c->c_grp, set_of(k));
 	if (rest_before(k)) {
 		soak_set(&c->c_soak, 0);
-		if (sleep_until(deadline(k) - g_ival))
+		if (sleep_until(c, deadline(k) - g_ival))
 			return 1;
 	}
 	return bind_cur(c) != 0 ? -1 : 0;
@@ -356,7 +333,7 @@ setup(struct cpu *c, unsigned long long k)
 static void
 fail(struct cpu *c, unsigned long long k)
 {
-	char msg[600];
+	char msg[sizeof(((struct rec *)NULL)->r_msg)];	/* as r_msg */
 
 	snprintf(msg, sizeof(msg), "cpu %d: %s", c->c_id,
 	    errh_last()[0] != '\0' ? errh_last() : strerror(errno));
@@ -380,7 +357,7 @@ wait_online(struct cpu *c, unsigned long long k)
 	for (;;) {
 		errh_clear();
 		post_kind(c, k, R_OFFLINE, NULL);
-		if (k == g_count || sleep_until(deadline(k + 1) - g_ival))
+		if (k == g_count || sleep_until(c, deadline(k + 1) - g_ival))
 			return 0;
 		k++;
 		if (!cpu_online(c->c_id))
@@ -418,7 +395,7 @@ sample_loop(struct cpu *c, unsigned long long k)
 	int last, rc;
 
 	for (;;) {
-		last = sleep_until(deadline(k));
+		last = sleep_until(c, deadline(k));
 		if (setgrp_sample(c->c_grp, setgrp_cur(c->c_grp)) != 0) {
 			if ((k = lost(c, k, 1)) == 0)
 				return;
@@ -475,13 +452,6 @@ cpu_main(void *arg)
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	/* On its CPU for good: rotating sets then never re-pins it. */
 	pin_self(c->c_id);
-	if ((tl_timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0) {
-		errh_set("cannot create a timer: %s", strerror(errno));
-		fail(c, 1);
-		ready();
-		post_kind(c, ULLONG_MAX, R_DONE, NULL);
-		return NULL;
-	}
 	if (g_opts->o_soak) {
 		int i, any = 0;
 
@@ -501,7 +471,6 @@ cpu_main(void *arg)
 	if (c->c_grp != NULL)
 		(void)cpc_unbind(g_cpc, setgrp_cur(c->c_grp)->se_set);
 	soak_stop(&c->c_soak);
-	close(tl_timerfd);
 	post_kind(c, ULLONG_MAX, R_DONE, NULL);
 	return NULL;
 }
@@ -554,61 +523,91 @@ print_rec(const struct opts *o, struct cpu *c, const struct rec *r)
 }
 
 /*
- * Print every interval in order until all CPU threads are done.  Returns
- * 1 when some CPU failed, -1 when stdout went away (closed pipe).
+ * Under g_lock: take the records of interval k off the queues into
+ * batch[], one list per CPU (R_ONLINE with its sample).
+ */
+static void
+take_batch(unsigned long long k, struct rec **batch)
+{
+	struct rec *r, **tail;
+	int i;
+
+	for (i = 0; i < g_ncpu; i++) {
+		struct cpu *c = &g_cpus[i];
+
+		batch[i] = NULL;
+		tail = &batch[i];
+		while (!c->c_done && c->c_head != NULL &&
+		    c->c_head->r_k == k) {
+			r = c->c_head;
+			if ((c->c_head = r->r_next) == NULL)
+				c->c_tail = NULL;
+			r->r_next = NULL;
+			*tail = r;
+			tail = &r->r_next;
+			if (r->r_kind == R_DONE)
+				c->c_done = 1;
+		}
+	}
+}
+
+/*
+ * Print one interval's records in CPU order, hand them back to their
+ * CPUs' pools and flush.
+ * Returns 1 when some CPU failed, -1 when stdout went away (closed
+ * pipe), -2 on another write error.
  */
 static int
-print_loop(const struct opts *o, struct cpu *cpus, int ncpu)
+print_batch(struct rec **batch)
 {
-	struct rec *batch[CPU_SETSIZE], *r, **tail;
-	unsigned long long k;
-	int i, alive, rc = 0;
+	const struct opts *o = g_opts;
+	struct rec *r;
+	int i, rc = 0;
 
-	for (;;) {
-		pthread_mutex_lock(&g_lock);
-		while ((k = batch_ready()) == 0)
-			pthread_cond_wait(&g_cv_main, &g_lock);
-		/* every record of interval k: R_ONLINE with its sample */
-		for (i = 0; i < ncpu; i++) {
-			struct cpu *c = &cpus[i];
-
-			batch[i] = NULL;
-			tail = &batch[i];
-			while (!c->c_done && c->c_head != NULL &&
-			    c->c_head->r_k == k) {
-				r = c->c_head;
-				if ((c->c_head = r->r_next) == NULL)
-					c->c_tail = NULL;
-				r->r_next = NULL;
-				*tail = r;
-				tail = &r->r_next;
-				if (r->r_kind == R_DONE)
-					c->c_done = 1;
-			}
-		}
-		for (i = 0, alive = 0; i < ncpu; i++)
-			alive += !cpus[i].c_done;
-		pthread_mutex_unlock(&g_lock);
-		rep_interval();
-		for (i = 0; i < ncpu; i++)
-			while ((r = batch[i]) != NULL) {
-				rc |= print_rec(o, &cpus[i], r);
-				batch[i] = r->r_next;
-				free(r);
-			}
-		smpl_flush(g_smpl);
-		if (rep_flush() != 0)
+	rep_interval();
+	for (i = 0; i < g_ncpu; i++) {
+		for (r = batch[i]; r != NULL; r = r->r_next)
+			rc |= print_rec(o, &g_cpus[i], r);
+		rec_put(&g_cpus[i].c_pool, batch[i]);
+	}
+	smpl_flush(g_smpl);
+	if (rep_flush() != 0)
+		return -2;
+	if (fflush(o->o_out) != 0 || ferror(o->o_out)) {
+		/* A closed pipe ends us quietly; other errors do not. */
+		if (errno != EPIPE) {
+			warn("write error");
 			return -2;
-		if (fflush(o->o_out) != 0 || ferror(o->o_out)) {
-			/* A closed pipe ends us quietly; other errors do not. */
-			if (errno != EPIPE) {
-				warn("write error");
-				return -2;
-			}
-			return -1;
 		}
-		if (alive == 0)
-			return rc;
+		return -1;
+	}
+	return rc;
+}
+
+/*
+ * Under g_lock, in the thread that holds g_printing: print every
+ * interval complete, in order, until one is not (or stdout is gone: then
+ * stop the CPU threads and print no more).  The lock is let go while
+ * printing, so the CPU threads post meanwhile; the last to complete an
+ * interval prints it, and no thread is woken only to print.
+ */
+static void
+drain(void)
+{
+	struct rec *batch[CPU_SETSIZE];
+	unsigned long long k;
+	int rc;
+
+	while (g_prc >= 0 && (k = batch_ready()) != 0) {
+		take_batch(k, batch);
+		pthread_mutex_unlock(&g_lock);
+		rc = print_batch(batch);
+		pthread_mutex_lock(&g_lock);
+		if (rc < 0) {
+			g_prc = rc;
+			stop_all();
+		} else
+			g_prc |= rc;
 	}
 }
 
@@ -719,67 +718,32 @@ init_clock(void)
 	g_walloff = (hrtime_t)rt.tv_sec * 1000000000 + rt.tv_nsec - g_base;
 }
 
-/*
- * Can we count on this CPU at all?  Per-CPU permission is the same for
- * every event and CPU, so one cheap software event on the first CPU
- * turns a refusal into one message instead of one per CPU.
- */
-static int
-preflight(cpc_t *cpc, int cpu)
+/* The interval, the -p rest and the samples per CPU, from the options. */
+static void
+init_timing(const struct opts *o)
 {
-	cpc_set_t *set;
-	int rc = -1;
+	int cycle = o->o_nspecs;
 
-	if ((set = cpc_set_create(cpc)) == NULL)
-		return -1;
-	errh_clear();
-	if (cpc_set_add_request(cpc, set, "cpu-clock", 0, CPC_COUNT_USER, 0,
-	    NULL) >= 0 && cpc_bind_cpu(cpc, cpu, set, 0) == 0) {
-		(void)cpc_unbind(cpc, set);
-		rc = 0;
-	}
-	if (rc != 0)
-		warnx("%s", errh_last()[0] != '\0' ? errh_last() :
-		    strerror(errno));
-	cpc_set_destroy(cpc, set);
-	return rc;
-}
-
-int
-run(cpc_t *cpc, const struct opts *o)
-{
-	struct cpu *cpus;
-	pthread_t sigthr;
-	int ncpu, i, rc, cycle, started;
-
-	g_opts = o;
-	g_cpc = cpc;
 	g_ival = (int64_t)(o->o_interval * 1e9 + 0.5);
-	cycle = o->o_nspecs;
 	g_rest = o->o_period > 0 ? (int64_t)(o->o_period * 1e9 + 0.5) -
 	    g_ival * cycle : 0;
 	if (g_rest < 0)
 		g_rest = 0;
 	g_count = o->o_count * (o->o_period > 0 ? (unsigned)cycle : 1);
-	ncpu = list_cpus(o, &cpus);
-	g_cpus = cpus;
-	g_ncpu = ncpu;
-	if ((g_stopfd = eventfd(0, EFD_CLOEXEC)) < 0)
-		err(1, "eventfd");
-	if (ncpu == 0 || preflight(cpc, cpus[0].c_id) != 0) {
-		if (ncpu == 0)
-			warnx("no online CPU to measure");
-		free(cpus);
-		close(g_stopfd);
-		return 1;
-	}
+}
+
+/*
+ * Hand the ending signals to a thread of their own.  SIGINT and SIGHUP
+ * end the run only when they were not ignored at start (nohup, background
+ * jobs of a script): a blocked signal is never discarded, so blocking an
+ * ignored one would revive it.
+ */
+static void
+catch_signals(void)
+{
+	pthread_t sigthr;
 
 	signal(SIGPIPE, SIG_IGN);
-	/*
-	 * SIGINT and SIGHUP end the run only when they were not ignored at
-	 * start (nohup, background jobs of a script): a blocked signal is
-	 * never discarded, so blocking an ignored one would revive it.
-	 */
 	sigemptyset(&g_sigs);
 	sigaddset(&g_sigs, SIGTERM);
 	if (!sig_ignored(SIGINT))
@@ -790,34 +754,38 @@ run(cpc_t *cpc, const struct opts *o)
 	if (pthread_create(&sigthr, NULL, sig_main, NULL) != 0)
 		err(1, "cannot create the signal thread");
 	pthread_detach(sigthr);
+}
 
-	init_clock();
-	if (rep_init(o, g_base, g_walloff) != 0) {
-		free(cpus);
-		close(g_stopfd);
-		return 1;
-	}
-	if (smpl_on(&o->o_smpl) && (g_smpl = smpl_create(cpc, &o->o_smpl,
-	    SMPL_BY_CPU)) == NULL)
-		errx(1, "-S: %s", errh_last());
-	smpl_start(g_smpl, g_base);
-	for (i = 0, started = 0; i < ncpu; i++) {
-		if (pthread_create(&cpus[i].c_thr, NULL, cpu_main,
-		    &cpus[i]) != 0) {
-			warnx("cannot create a thread for cpu %d",
-			    cpus[i].c_id);
+/* A thread per CPU; returns how many started. */
+static int
+start_cpus(void)
+{
+	int i, started = 0;
+
+	for (i = 0; i < g_ncpu; i++) {
+		struct cpu *c = &g_cpus[i];
+
+		if (pthread_create(&c->c_thr, NULL, cpu_main, c) != 0) {
+			warnx("cannot create a thread for cpu %d", c->c_id);
 			pthread_mutex_lock(&g_lock);
-			cpus[i].c_done = 1;
+			c->c_done = 1;
 			pthread_mutex_unlock(&g_lock);
 			continue;
 		}
-		cpus[i].c_started = 1;
+		c->c_started = 1;
 		started++;
 	}
-	/*
-	 * The title once every CPU counts (or has failed to): a line after
-	 * it, or a program started once it is out, is counted.
-	 */
+	return started;
+}
+
+/*
+ * The title once every CPU counts (or has failed to): a line after it,
+ * or a program started once it is out, is counted.  Until then the main
+ * thread holds g_printing; it prints what is complete and lets go.
+ */
+static void
+print_title(const struct opts *o, int started)
+{
 	pthread_mutex_lock(&g_lock);
 	while (g_nready < started)
 		pthread_cond_wait(&g_cv_main, &g_lock);
@@ -825,13 +793,19 @@ run(cpc_t *cpc, const struct opts *o)
 	if (!o->o_noheader)
 		rep_title();
 	fflush(o->o_out);
-	rc = print_loop(o, cpus, ncpu);
-	if (rc < 0)
-		stop_all();	/* stdout is gone: stop the threads */
-	for (i = 0; i < ncpu; i++)
-		if (cpus[i].c_started)
-			pthread_join(cpus[i].c_thr, NULL);
-	if (rc >= 0 && (i = print_totals(o, cpus, ncpu)) != 0) {
+	pthread_mutex_lock(&g_lock);
+	drain();
+	g_printing = 0;
+	pthread_mutex_unlock(&g_lock);
+}
+
+/* The CPU threads have ended: the totals unless stdout went away. */
+static int
+finish(const struct opts *o, int rc)
+{
+	int i;
+
+	if (rc >= 0 && (i = print_totals(o, g_cpus, g_ncpu)) != 0) {
 		if (i == -2)
 			rc = 1;
 		else if (errno != EPIPE) {
@@ -840,19 +814,47 @@ run(cpc_t *cpc, const struct opts *o)
 		}
 	}
 	rep_fini();
-	for (i = 0; i < ncpu; i++) {
-		struct rec *r, *rn;
-
-		for (r = cpus[i].c_head; r != NULL; r = rn) {
-			rn = r->r_next;
-			free(r);
-		}
-		setgrp_destroy(cpus[i].c_grp);
+	for (i = 0; i < g_ncpu; i++) {
+		rec_put(&g_cpus[i].c_pool, g_cpus[i].c_head);
+		rec_pool_free(&g_cpus[i].c_pool);
+		setgrp_destroy(g_cpus[i].c_grp);
 	}
-	free(cpus);
-	close(g_stopfd);
+	free(g_cpus);
 	if (g_smpl != NULL && smpl_finish(g_smpl) != 0 && rc == 0)
 		rc = -2;
 	smpl_destroy(g_smpl);
 	return rc == -1 ? 0 : rc == -2 ? 1 : rc;
+}
+
+int
+run(cpc_t *cpc, const struct opts *o)
+{
+	int i;
+
+	g_opts = o;
+	g_cpc = cpc;
+	init_timing(o);
+	g_ncpu = list_cpus(o, &g_cpus);
+	if (g_ncpu == 0 || cpu_preflight(cpc, g_cpus[0].c_id) != 0) {
+		if (g_ncpu == 0)
+			warnx("no online CPU to measure");
+		free(g_cpus);
+		return 1;
+	}
+	catch_signals();
+	init_clock();
+	if (rep_init(o, g_base, g_walloff) != 0) {
+		free(g_cpus);
+		return 1;
+	}
+	if (smpl_on(&o->o_smpl) && (g_smpl = smpl_create(cpc, &o->o_smpl,
+	    SMPL_BY_CPU)) == NULL)
+		errx(1, "-S: %s", errh_last());
+	smpl_start(g_smpl, g_base);
+	g_printing = 1;		/* not before the title */
+	print_title(o, start_cpus());
+	for (i = 0; i < g_ncpu; i++)
+		if (g_cpus[i].c_started)
+			pthread_join(g_cpus[i].c_thr, NULL);
+	return finish(o, g_prc);
 }

@@ -50,14 +50,20 @@ soak_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Only a start wakes the soaker: a spinning one sees sk_run cleared, and
+ * one waiting waits on.  (A wake-up to stop would leave it runnable for
+ * a moment on a busy CPU, seen as running where it must not.)
+ */
 void
 soak_set(struct soaker *sk, int run_it)
 {
 	if (!sk->sk_started)
 		return;
 	pthread_mutex_lock(&sk->sk_lock);
+	if (run_it && !atomic_load(&sk->sk_run))
+		pthread_cond_signal(&sk->sk_cv);
 	atomic_store(&sk->sk_run, run_it);
-	pthread_cond_signal(&sk->sk_cv);
 	pthread_mutex_unlock(&sk->sk_lock);
 }
 

@@ -362,7 +362,7 @@ expect_cpu_failures() {
 	requires root
 	mapfile -t CPUS < <(usable_cpus)
 	NCPU=${#CPUS[@]}
-	# Open are 0-2, an eventfd and a timer per CPU; a set of eight
+	# Open are 0-2 (cpustat sleeps on no descriptor); a set of eight
 	# events needs eight more per CPU: 9 per CPU leaves one short.
 	fd_starved $((9 * NCPU)) -c cs,cs,cs,cs,cs,cs,cs,cs 0.3 2
 	expect_cpu_failures

@@ -3,6 +3,7 @@
  * t_output.c - the fixed columns both tools print (common/output.c) and
  * the -T timestamps (common/timefmt.c), captured with open_memstream.
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,73 @@ static const struct targ targs[] = {
 	{ " d", 0, 0 },
 };
 
+/*
+ * out_time against printf's "%7.3f" of out_reltime, and out_u64 against
+ * "%*" PRIu64: every millisecond's half and its neighbours, the edges of
+ * the exact range (2^22 s) and of the widths, negative times, and a
+ * spread of others (a fixed LCG: the same numbers every run).
+ */
+static int
+time_agrees(int64_t d)
+{
+	struct cap c;
+	char want[64];
+
+	snprintf(want, sizeof(want), "%7.3f", out_reltime(d + 1000, 1000));
+	out_time(cap_open(&c), d + 1000, 1000);
+	return strcmp(cap_take(&c), want) == 0;
+}
+
+static int
+u64_agrees(uint64_t v, int width)
+{
+	struct cap c;
+	char want[64];
+
+	snprintf(want, sizeof(want), "%*" PRIu64, width, v);
+	out_u64(cap_open(&c), v, width);
+	return strcmp(cap_take(&c), want) == 0;
+}
+
+static void
+test_printf_free(void)
+{
+	static const int64_t edge[] = { 0, 1, 499999, 500000, 500001,
+	    999999, 1000000, 9999500000, 99999500000, 999999499999,
+	    999999500000, 999999500001, 4194303999500001, 4194303999999999,
+	    4194304000000000, 4194304000500000, -1, -500000, -1500000,
+	    INT64_C(9000000000000000000) };
+	static const uint64_t vals[] = { 0, 9, 10, 99999999, 100000000,
+	    999999999, 1000000000, UINT64_MAX };
+	uint64_t x = 88172645463325252u;
+	int64_t d;
+	size_t i;
+	int bad = 0, w;
+
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		bad += !time_agrees(edge[i]);
+	for (i = 0; i < 20000; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		d = (int64_t)(x >> 12) % ((int64_t)1 << 52);
+		/* the millisecond's half, its neighbours, and anywhere */
+		bad += !time_agrees(d / 1000000 * 1000000 + 500000);
+		bad += !time_agrees(d / 1000000 * 1000000 + 499999);
+		bad += !time_agrees(d / 1000000 * 1000000 + 500001);
+		bad += !time_agrees(d % 100000000000);
+		bad += !time_agrees(d);
+	}
+	tap_ok(bad == 0, "out_time is printf's %%7.3f (%d differ)", bad);
+	bad = 0;
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		for (w = 0; w <= 22; w++)
+			bad += !u64_agrees(vals[i], w);
+	for (i = 0; i < 20000; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		bad += !u64_agrees(x >> (x & 63), 9);
+	}
+	tap_ok(bad == 0, "out_u64 is printf's %%*" PRIu64 " (%d differ)", bad);
+}
+
 static void
 test_tf_parse(void)
 {
@@ -286,5 +354,6 @@ main(void)
 #endif
 	test_time();
 	test_tf_parse();
+	test_printf_free();
 	return tap_done();
 }
