@@ -73,10 +73,21 @@ cb_rc(int rc)
 static void
 line_head(hrtime_t t, pid_t pid, pid_t lwp, const char *kind)
 {
-	fprintf(T.out, "%7.3f ", t == 0 ? 0.0 : out_reltime(t, T.t0));
-	if (T.o->o_followfork)
-		fprintf(T.out, "%7d ", (int)pid);
-	fprintf(T.out, "%7d %10s ", (int)lwp, kind);
+	size_t n = strlen(kind);
+
+	/* As "%7.3f %7d %10s ", without printf (out_time, out_u64). */
+	out_time(T.out, t == 0 ? T.t0 : t, T.t0);
+	fputc(' ', T.out);
+	if (T.o->o_followfork) {
+		out_u64(T.out, (uint64_t)pid, 7);
+		fputc(' ', T.out);
+	}
+	out_u64(T.out, (uint64_t)lwp, 7);
+	fputc(' ', T.out);
+	for (; n < 10; n++)
+		fputc(' ', T.out);
+	fputs(kind, T.out);
+	fputc(' ', T.out);
 }
 
 static const char *
