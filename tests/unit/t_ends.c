@@ -26,6 +26,7 @@
 #include <libcpc.h>
 #include <libpctx.h>
 
+#include "errmsg.h"
 #include "tap.h"
 
 #define EV	"syscalls:sys_enter_getpid"
@@ -97,15 +98,6 @@ child_main(int argc, char **argv)
 }
 
 static cpc_t *cpc;
-static char errmsg[1024];
-
-static void
-keep_msg(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)fn;
-	(void)subcode;
-	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
-}
 
 /* What the reports said, in order. */
 static struct rep {
@@ -351,7 +343,7 @@ main(int argc, char **argv)
 		return tap_done();
 	}
 	cpc = cpc_open(CPC_VER_CURRENT);
-	cpc_seterrhndlr(cpc, keep_msg);
+	cpc_seterrhndlr(cpc, keep_errmsg);
 	test_errors();
 	test_threads();
 	test_lost();
