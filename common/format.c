@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "format.h"
 #include "openmetrics.h"
 #include "output.h"
@@ -47,6 +48,14 @@ fmt_parse(const char *arg, enum fmt_kind *kind)
 			return 1;
 		}
 	return 0;
+}
+
+void
+fmt_option(const char *arg, enum fmt_kind *kind)
+{
+	if (!fmt_parse(arg, kind))
+		cli_usage_error("invalid --format '%s': use text, csv, json "
+		    "or openmetrics", arg);
 }
 
 /* A column's name: ev, or "ev#N" for the Nth (N > 1) of ev in a set. */

@@ -68,6 +68,8 @@ struct fmt;
 
 /* --format's argument; 0 when it names no format. */
 int		 fmt_parse(const char *arg, enum fmt_kind *kind);
+/* The same for the option: a usage error (cli.h) when it names none. */
+void		 fmt_option(const char *arg, enum fmt_kind *kind);
 /*
  * A writer of kind (not FMT_TEXT) to fp, or for FMT_OPENMETRICS to the
  * file path, rewritten by fmt_flush.  comm: cputrack's command (the

@@ -191,9 +191,7 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 			o->o_outname = optarg;
 			break;
 		case OPT_FORMAT:
-			if (!fmt_parse(optarg, &o->o_format))
-				cli_usage_error("invalid --format '%s': use text, "
-				    "csv, json or openmetrics", optarg);
+			fmt_option(optarg, &o->o_format);
 			break;
 		case 'p':
 			o->o_period = cli_seconds("period", optarg, 0,

@@ -155,9 +155,7 @@ take_option(cpc_t *cpc, struct topts *o, struct args *a, int ch, char **argv)
 		a->a_outname = optarg;
 		break;
 	case OPT_FORMAT:
-		if (!fmt_parse(optarg, &o->o_format))
-			cli_usage_error("invalid --format '%s': use text, "
-			    "csv, json or openmetrics", optarg);
+		fmt_option(optarg, &o->o_format);
 		break;
 	case 'p':
 		if (o->o_pid != 0)
