@@ -177,6 +177,23 @@ test_columns(void)
 	}
 }
 
+
+/* f's row r, printed to fp (buf once closed): the case's line; f freed. */
+static void
+row_is(struct fmt *f, FILE *fp, char *const *buf, struct fmt_row *r,
+    const struct rowcase *t)
+{
+	if (!tap_ok(f != NULL, "fmt_create (%s)", t->r_name)) {
+		fclose(fp);
+		free(*buf);
+		return;
+	}
+	fmt_row(f, r);
+	fclose(fp);
+	tap_str(*buf, t->r_want, t->r_name);
+	free(*buf);
+	fmt_destroy(f);
+}
 static void
 test_rows(void)
 {
@@ -197,13 +214,7 @@ test_rows(void)
 		fp = open_memstream(&buf, &len);
 		f = fmt_create(t->r_kind, t->r_track ? FMT_CPUTRACK :
 		    FMT_CPUSTAT, fp, NULL, sp, n, 0, NULL);
-		if (!tap_ok(f != NULL, "fmt_create (%s)", t->r_name))
-			continue;
-		fmt_row(f, &r);
-		fclose(fp);
-		tap_str(buf, t->r_want, t->r_name);
-		free(buf);
-		fmt_destroy(f);
+		row_is(f, fp, &buf, &r, t);
 	}
 	free_all(sp, n);
 }
@@ -261,13 +272,7 @@ test_samples(void)
 
 		f = smpl_fmt(t->r_kind, t->r_track, sp, 2, smpl, &fp, &buf,
 		    &len);
-		if (!tap_ok(f != NULL, "fmt_create (%s)", t->r_name))
-			continue;
-		fmt_row(f, &r);
-		fclose(fp);
-		tap_str(buf, t->r_want, t->r_name);
-		free(buf);
-		fmt_destroy(f);
+		row_is(f, fp, &buf, &r, t);
 	}
 	free_all(sp, 1);
 	free_all(smpl, ns);
