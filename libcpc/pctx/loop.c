@@ -144,7 +144,7 @@ on_exec(pctx_t *p, struct lwp *l, pid_t former)
 		return;
 	if (pctx_cb_fini(p, l, former) != 0)
 		pctx_fail(p);
-	pctx_read_cmdline(pr->pr_pid, cmd, sizeof(cmd));
+	pctx_read_cmdline(pr->pr_pid, 1, cmd, sizeof(cmd));
 	if (p->p_ops.po_exec != NULL)
 		r = p->p_ops.po_exec(p, pr->pr_pid, l->l_tid, cmd, p->p_arg);
 	if (r < 0) {

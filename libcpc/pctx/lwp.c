@@ -49,6 +49,7 @@ pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn)
 	p->p_verbose = verbose;
 	p->p_errfn = errfn;
 	p->p_pidfd = -1;
+	p->p_euid = geteuid();
 	if ((p->p_evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
 		int e = errno;
 
@@ -88,8 +89,9 @@ pctx_lwp_find(pctx_t *p, pid_t tid)
 }
 
 /*
- * The thread lists are linked both ways, with their last thread kept:
- * attaching to thousands of threads, and their ends, stay linear.
+ * The thread lists are linked both ways, with their last thread kept,
+ * and the number of their threads not ended: attaching to thousands of
+ * threads, their ends and their detaching stay linear.
  */
 void
 pctx_lwp_link(struct proc *pr, struct lwp *l)
@@ -102,6 +104,7 @@ pctx_lwp_link(struct proc *pr, struct lwp *l)
 		pr->pr_lwps = l;
 	pr->pr_last = l;
 	l->l_proc = pr;
+	pr->pr_nlive += l->l_state != LWP_ENDED;
 }
 
 static void
@@ -119,6 +122,7 @@ lwp_unlink(struct lwp *l)
 		l->l_next->l_prev = l->l_prev;
 	else
 		pr->pr_last = l->l_prev;
+	pr->pr_nlive -= l->l_state != LWP_ENDED;
 	l->l_proc = NULL;
 	l->l_next = l->l_prev = NULL;
 }
@@ -207,22 +211,11 @@ pctx_proc_drop(pctx_t *p, struct proc *pr)
 	free(pr);
 }
 
-static int
-proc_nlive(const struct proc *pr)
-{
-	const struct lwp *l;
-	int n = 0;
-
-	for (l = pr->pr_lwps; l != NULL; l = l->l_next)
-		n += l->l_state != LWP_ENDED;
-	return n;
-}
-
 /* A released process is done when none of its threads is attached. */
 void
 pctx_proc_check_released(pctx_t *p, struct proc *pr)
 {
-	if (pr->pr_state == PR_RELEASING && proc_nlive(pr) == 0)
+	if (pr->pr_state == PR_RELEASING && pr->pr_nlive == 0)
 		pctx_proc_drop(p, pr);
 }
 
@@ -273,6 +266,16 @@ pctx_cb_fini(pctx_t *p, struct lwp *l, pid_t lwpid)
 	return 0;
 }
 
+static void
+lwp_set_ended(struct lwp *l)
+{
+	if (l->l_state == LWP_ENDED)
+		return;
+	l->l_state = LWP_ENDED;
+	if (l->l_proc != NULL)
+		l->l_proc->pr_nlive--;
+}
+
 /*
  * A thread ended (at its exit stop or its death report).  The last live
  * thread of a tracked process makes the exit callback.  (When a thread
@@ -288,11 +291,11 @@ pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
 
 	if (l->l_state == LWP_ENDED || pr == NULL)
 		return;
-	last = proc_nlive(pr) == 1;
+	last = pr->pr_nlive == 1;
 	if (pr->pr_state == PR_TRACKED) {
 		if (pctx_cb_fini(p, l, l->l_tid) != 0)
 			pctx_fail(p);
-		l->l_state = LWP_ENDED;
+		lwp_set_ended(l);
 		if (!last) {
 			if (p->p_ops.po_lwp_exit != NULL &&
 			    p->p_ops.po_lwp_exit(p, pr->pr_pid, l->l_tid,
@@ -305,7 +308,7 @@ pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
 				    status, p->p_arg);
 		}
 	}
-	l->l_state = LWP_ENDED;
+	lwp_set_ended(l);
 }
 
 /*

@@ -97,6 +97,7 @@ struct proc {
 	enum proc_state	 pr_state;
 	unsigned	 pr_ticks;
 	int		 pr_exited;	/* the exit callback was made */
+	int		 pr_nlive;	/* threads listed not LWP_ENDED */
 	struct lwp	*pr_lwps;	/* in creation order, */
 	struct lwp	*pr_last;	/* linked at the end in O(1) */
 	struct proc	*pr_next;
@@ -124,6 +125,7 @@ struct pctx {
 	int		 p_rootdone;	/* created command reaped */
 	int		 p_rootstatus;
 	int		 p_pidfd;	/* the created command, or -1 */
+	uid_t		 p_euid;	/* ours, for the set-id note */
 };
 
 /* A callback failed, or control was lost: pctx_run returns -1. */
@@ -165,7 +167,7 @@ int	 pctx_drain(pctx_t *p, int block);
 
 /* procfs.c */
 long	 pctx_status_field(pid_t tid, const char *key);
-void	 pctx_read_cmdline(pid_t pid, char *buf, size_t len);
+void	 pctx_read_cmdline(pid_t pid, int atexec, char *buf, size_t len);
 void	 pctx_setid_note(pctx_t *p, const char *fn, pid_t pid);
 
 #endif /* PCTX_IMPL_H */
