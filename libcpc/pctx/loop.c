@@ -256,6 +256,20 @@ on_stop(pctx_t *p, struct lwp *l, pid_t tid, int event, int sig,
 	}
 }
 
+/*
+ * Whether l, reporting an exec under tid, is the only thread of its
+ * process that can have made it: the process's leader and its one thread
+ * not ended (a thread that exists unannounced has never run).  Then the
+ * former tid is tid, without asking the kernel.
+ */
+static int
+lone_thread(const struct lwp *l, pid_t tid)
+{
+	return l != NULL && l->l_proc != NULL && l->l_tid == tid &&
+	    l->l_proc->pr_pid == tid && l->l_state == LWP_LIVE &&
+	    l->l_proc->pr_nlive == 1;
+}
+
 /* One waitpid report. */
 static void
 dispatch(pctx_t *p, pid_t tid, int status)
@@ -271,7 +285,9 @@ dispatch(pctx_t *p, pid_t tid, int status)
 	if (!WIFSTOPPED(status))
 		return;
 	event = (unsigned)status >> 16;
-	if (event == PTRACE_EVENT_EXEC) {
+	if (event == PTRACE_EVENT_EXEC && lone_thread(l, tid)) {
+		msg = tid;
+	} else if (event == PTRACE_EVENT_EXEC) {
 		/* Reported under the pid; the thread is the former tid. */
 		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg) != 0)
 			msg = tid;
