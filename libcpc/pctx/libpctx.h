@@ -162,6 +162,15 @@ int	 pctx_wait(pctx_t *pctx, int *status);
  * ECHILD for a captured process.
  */
 int	 pctx_kill(pctx_t *pctx, int sig);
+/*
+ * For a captured process whose caller ends its thread right after
+ * pctx_run (or pctx_release): the last release leaves the threads that
+ * are not stopped attached, and the kernel detaches them all when the
+ * calling thread ends, without stopping them.  Until then, a thread that
+ * meets a traced event (clone, exec, exit, a signal) waits.  0, or -1
+ * with EINVAL for a created command (its release kills it).
+ */
+int	 pctx_detach_at_exit(pctx_t *pctx);
 
 #ifdef __cplusplus
 }

@@ -312,14 +312,35 @@ pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
 }
 
 /*
+ * Whether pr's threads not stopped are left attached, for the kernel to
+ * detach when the caller ends (pctx_detach_at_exit): only at the last
+ * release of a captured tree, when no process stays tracked.
+ */
+static int
+left_at_exit(const pctx_t *p, const struct proc *pr)
+{
+	const struct proc *o;
+
+	if (!p->p_atexit || p->p_created)
+		return 0;
+	if (p->p_final)
+		return 1;
+	for (o = p->p_procs; o != NULL; o = o->pr_next)
+		if (o != pr && o->pr_state == PR_TRACKED)
+			return 0;
+	return 1;
+}
+
+/*
  * Stop controlling pr: fini_lwp for each thread and the release callback
  * when callbacks apply, then detach each thread (now if it is stopped,
- * else at the stop PTRACE_INTERRUPT brings).
+ * else at the stop PTRACE_INTERRUPT brings, or when the caller ends).
  */
 void
 pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks)
 {
 	struct lwp *l, *next;
+	int leave;
 
 	if (pr->pr_state == PR_TRACKED && callbacks && !pr->pr_exited) {
 		for (l = pr->pr_lwps; l != NULL; l = l->l_next)
@@ -329,17 +350,26 @@ pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks)
 		if (p->p_ops.po_release != NULL)
 			p->p_ops.po_release(p, pr->pr_pid, p->p_arg);
 	}
+	leave = left_at_exit(p, pr);
 	pr->pr_state = PR_RELEASING;
 	for (l = pr->pr_lwps; l != NULL; l = next) {
 		next = l->l_next;
 		if (l->l_state == LWP_ENDED)
 			continue;
-		if (l->l_stopped)
+		if (leave) {
+			/* Stopped, it goes now; else when the caller ends. */
+			if (l->l_stopped)
+				(void)ptrace(PTRACE_DETACH, l->l_tid, NULL,
+				    NULL);
+			pctx_lwp_free(p, l);
+		} else if (l->l_stopped) {
 			pctx_lwp_detach(p, l, 0);
-		else if (l->l_state != LWP_NEW)
+		} else if (l->l_state != LWP_NEW)
 			(void)ptrace(PTRACE_INTERRUPT, l->l_tid, NULL, NULL);
 		/* A NEW thread not yet stopped is detached at its stop. */
 	}
+	if (leave)
+		pctx_proc_check_released(p, pr);
 	/* pr may be gone now. */
 }
 
@@ -348,6 +378,7 @@ pctx_release_all(pctx_t *p, int callbacks)
 {
 	struct proc *pr, *next;
 
+	p->p_final = 1;
 	for (pr = p->p_procs; pr != NULL; pr = next) {
 		next = pr->pr_next;
 		if (pr->pr_state == PR_TRACKED)

@@ -25,7 +25,10 @@
  * SIGCHLD (blocked while it runs) and an eventfd for pctx_terminate.
  *
  * Releasing a process: PTRACE_INTERRUPT each thread and detach it at its
- * next stop (with the signal of a signal-delivery-stop).
+ * next stop (with the signal of a signal-delivery-stop).  After
+ * pctx_detach_at_exit, the last release of a captured tree instead
+ * forgets the threads not stopped: the kernel detaches every tracee of a
+ * thread when it ends, without stopping it, and the caller ends next.
  *
  * A created command outlives its tracing (release, exec, nsamples), and it
  * may be reaped while followed children are still tracked.  Two things
@@ -126,6 +129,8 @@ struct pctx {
 	int		 p_rootstatus;
 	int		 p_pidfd;	/* the created command, or -1 */
 	uid_t		 p_euid;	/* ours, for the set-id note */
+	int		 p_atexit;	/* pctx_detach_at_exit was called */
+	int		 p_final;	/* releasing all: nothing stays */
 };
 
 /* A callback failed, or control was lost: pctx_run returns -1. */
