@@ -686,6 +686,12 @@ track(cpc_t *cpc, const struct topts *o)
 		cleanup();
 		return o->o_pid ? 1 : exec_status(errno);
 	}
+	/*
+	 * -p: we end right after the run, and the kernel then detaches
+	 * every thread at once, not stopping one (see pctx_set_ops(3)).
+	 */
+	if (o->o_pid != 0)
+		(void)pctx_detach_at_exit(T.pctx);
 	T.rootpid = pctx_pid(T.pctx);
 	/* Only now: the command keeps the limit it was given. */
 	cli_raise_nofile();

@@ -175,6 +175,15 @@ int	 pctx_detach(pctx_t *pctx);
  * arg1 ...", at most len - 1 characters; "" when it cannot be read.
  */
 void	 pctx_cmdline(pid_t pid, char *buf, size_t len);
+/*
+ * For a captured process whose caller ends its thread right after
+ * pctx_run (or pctx_release): the last release leaves the threads that
+ * are not stopped attached, and the kernel detaches them all when the
+ * calling thread ends, without stopping them.  Until then, a thread that
+ * meets a traced event (clone, exec, exit, a signal) waits.  0, or -1
+ * with EINVAL for a created command (its release kills it).
+ */
+int	 pctx_detach_at_exit(pctx_t *pctx);
 
 #ifdef __cplusplus
 }

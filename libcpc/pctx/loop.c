@@ -144,7 +144,7 @@ on_exec(pctx_t *p, struct lwp *l, pid_t former)
 		return;
 	if (pctx_cb_fini(p, l, former) != 0)
 		pctx_fail(p);
-	pctx_cmdline(pr->pr_pid, cmd, sizeof(cmd));
+	pctx_read_cmdline(pr->pr_pid, 1, cmd, sizeof(cmd));
 	if (p->p_ops.po_exec != NULL)
 		r = p->p_ops.po_exec(p, pr->pr_pid, l->l_tid, cmd, p->p_arg);
 	if (r < 0) {
@@ -256,6 +256,20 @@ on_stop(pctx_t *p, struct lwp *l, pid_t tid, int event, int sig,
 	}
 }
 
+/*
+ * Whether l, reporting an exec under tid, is the only thread of its
+ * process that can have made it: the process's leader and its one thread
+ * not ended (a thread that exists unannounced has never run).  Then the
+ * former tid is tid, without asking the kernel.
+ */
+static int
+lone_thread(const struct lwp *l, pid_t tid)
+{
+	return l != NULL && l->l_proc != NULL && l->l_tid == tid &&
+	    l->l_proc->pr_pid == tid && l->l_state == LWP_LIVE &&
+	    l->l_proc->pr_nlive == 1;
+}
+
 /* One waitpid report. */
 static void
 dispatch(pctx_t *p, pid_t tid, int status)
@@ -271,7 +285,9 @@ dispatch(pctx_t *p, pid_t tid, int status)
 	if (!WIFSTOPPED(status))
 		return;
 	event = (unsigned)status >> 16;
-	if (event == PTRACE_EVENT_EXEC) {
+	if (event == PTRACE_EVENT_EXEC && lone_thread(l, tid)) {
+		msg = tid;
+	} else if (event == PTRACE_EVENT_EXEC) {
 		/* Reported under the pid; the thread is the former tid. */
 		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg) != 0)
 			msg = tid;

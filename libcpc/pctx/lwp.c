@@ -48,6 +48,7 @@ pctx_alloc(void *arg, int verbose, pctx_errfn_t *errfn)
 	p->p_verbose = verbose;
 	p->p_errfn = errfn;
 	p->p_pidfd = -1;
+	p->p_euid = geteuid();
 	if ((p->p_evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0) {
 		int e = errno;
 
@@ -87,8 +88,9 @@ pctx_lwp_find(pctx_t *p, pid_t tid)
 }
 
 /*
- * The thread lists are linked both ways, with their last thread kept:
- * attaching to thousands of threads, and their ends, stay linear.
+ * The thread lists are linked both ways, with their last thread kept,
+ * and the number of their threads not ended: attaching to thousands of
+ * threads, their ends and their detaching stay linear.
  */
 void
 pctx_lwp_link(struct proc *pr, struct lwp *l)
@@ -101,6 +103,7 @@ pctx_lwp_link(struct proc *pr, struct lwp *l)
 		pr->pr_lwps = l;
 	pr->pr_last = l;
 	l->l_proc = pr;
+	pr->pr_nlive += l->l_state != LWP_ENDED;
 }
 
 static void
@@ -118,6 +121,7 @@ lwp_unlink(struct lwp *l)
 		l->l_next->l_prev = l->l_prev;
 	else
 		pr->pr_last = l->l_prev;
+	pr->pr_nlive -= l->l_state != LWP_ENDED;
 	l->l_proc = NULL;
 	l->l_next = l->l_prev = NULL;
 }
@@ -206,22 +210,11 @@ pctx_proc_drop(pctx_t *p, struct proc *pr)
 	free(pr);
 }
 
-static int
-proc_nlive(const struct proc *pr)
-{
-	const struct lwp *l;
-	int n = 0;
-
-	for (l = pr->pr_lwps; l != NULL; l = l->l_next)
-		n += l->l_state != LWP_ENDED;
-	return n;
-}
-
 /* A released process is done when none of its threads is attached. */
 void
 pctx_proc_check_released(pctx_t *p, struct proc *pr)
 {
-	if (pr->pr_state == PR_RELEASING && proc_nlive(pr) == 0)
+	if (pr->pr_state == PR_RELEASING && pr->pr_nlive == 0)
 		pctx_proc_drop(p, pr);
 }
 
@@ -272,6 +265,16 @@ pctx_cb_fini(pctx_t *p, struct lwp *l, pid_t lwpid)
 	return 0;
 }
 
+static void
+lwp_set_ended(struct lwp *l)
+{
+	if (l->l_state == LWP_ENDED)
+		return;
+	l->l_state = LWP_ENDED;
+	if (l->l_proc != NULL)
+		l->l_proc->pr_nlive--;
+}
+
 /*
  * A thread ended (at its exit stop or its death report).  The last live
  * thread of a tracked process makes the exit callback.  (When a thread
@@ -287,11 +290,11 @@ pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
 
 	if (l->l_state == LWP_ENDED || pr == NULL)
 		return;
-	last = proc_nlive(pr) == 1;
+	last = pr->pr_nlive == 1;
 	if (pr->pr_state == PR_TRACKED) {
 		if (pctx_cb_fini(p, l, l->l_tid) != 0)
 			pctx_fail(p);
-		l->l_state = LWP_ENDED;
+		lwp_set_ended(l);
 		if (!last) {
 			if (p->p_ops.po_lwp_exit != NULL &&
 			    p->p_ops.po_lwp_exit(p, pr->pr_pid, l->l_tid,
@@ -304,18 +307,39 @@ pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
 				    status, p->p_arg);
 		}
 	}
-	l->l_state = LWP_ENDED;
+	lwp_set_ended(l);
+}
+
+/*
+ * Whether pr's threads not stopped are left attached, for the kernel to
+ * detach when the caller ends (pctx_detach_at_exit): only at the last
+ * release of a captured tree, when no process stays tracked.
+ */
+static int
+left_at_exit(const pctx_t *p, const struct proc *pr)
+{
+	const struct proc *o;
+
+	if (!p->p_atexit || p->p_created)
+		return 0;
+	if (p->p_final)
+		return 1;
+	for (o = p->p_procs; o != NULL; o = o->pr_next)
+		if (o != pr && o->pr_state == PR_TRACKED)
+			return 0;
+	return 1;
 }
 
 /*
  * Stop controlling pr: fini_lwp for each thread and the release callback
  * when callbacks apply, then detach each thread (now if it is stopped,
- * else at the stop PTRACE_INTERRUPT brings).
+ * else at the stop PTRACE_INTERRUPT brings, or when the caller ends).
  */
 void
 pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks)
 {
 	struct lwp *l, *next;
+	int leave;
 
 	if (pr->pr_state == PR_TRACKED && callbacks && !pr->pr_exited) {
 		for (l = pr->pr_lwps; l != NULL; l = l->l_next)
@@ -325,17 +349,26 @@ pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks)
 		if (p->p_ops.po_release != NULL)
 			p->p_ops.po_release(p, pr->pr_pid, p->p_arg);
 	}
+	leave = left_at_exit(p, pr);
 	pr->pr_state = PR_RELEASING;
 	for (l = pr->pr_lwps; l != NULL; l = next) {
 		next = l->l_next;
 		if (l->l_state == LWP_ENDED)
 			continue;
-		if (l->l_stopped)
+		if (leave) {
+			/* Stopped, it goes now; else when the caller ends. */
+			if (l->l_stopped)
+				(void)ptrace(PTRACE_DETACH, l->l_tid, NULL,
+				    NULL);
+			pctx_lwp_free(p, l);
+		} else if (l->l_stopped) {
 			pctx_lwp_detach(p, l, 0);
-		else if (l->l_state != LWP_NEW)
+		} else if (l->l_state != LWP_NEW)
 			(void)ptrace(PTRACE_INTERRUPT, l->l_tid, NULL, NULL);
 		/* A NEW thread not yet stopped is detached at its stop. */
 	}
+	if (leave)
+		pctx_proc_check_released(p, pr);
 	/* pr may be gone now. */
 }
 
@@ -344,6 +377,7 @@ pctx_release_all(pctx_t *p, int callbacks)
 {
 	struct proc *pr, *next;
 
+	p->p_final = 1;
 	for (pr = p->p_procs; pr != NULL; pr = next) {
 		next = pr->pr_next;
 		if (pr->pr_state == PR_TRACKED)

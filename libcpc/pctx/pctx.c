@@ -118,6 +118,17 @@ pctx_has_lwp(pctx_t *p, id_t lwpid)
 	return l != NULL && l->l_proc != NULL;
 }
 
+PCTX_EXPORT int
+pctx_detach_at_exit(pctx_t *p)
+{
+	if (p == NULL || p->p_created) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->p_atexit = 1;
+	return 0;
+}
+
 PCTX_EXPORT void
 pctx_terminate(pctx_t *p)
 {

@@ -25,7 +25,10 @@
  * SIGCHLD (blocked while it runs) and an eventfd for pctx_terminate.
  *
  * Releasing a process: PTRACE_INTERRUPT each thread and detach it at its
- * next stop (with the signal of a signal-delivery-stop).
+ * next stop (with the signal of a signal-delivery-stop).  After
+ * pctx_detach_at_exit, the last release of a captured tree instead
+ * forgets the threads not stopped: the kernel detaches every tracee of a
+ * thread when it ends, without stopping it, and the caller ends next.
  *
  * A created command outlives its tracing (release, exec, nsamples), and it
  * may be reaped while followed children are still tracked.  Two things
@@ -98,6 +101,7 @@ struct proc {
 	enum proc_state	 pr_state;
 	unsigned	 pr_ticks;
 	int		 pr_exited;	/* the exit callback was made */
+	int		 pr_nlive;	/* threads listed not LWP_ENDED */
 	struct lwp	*pr_lwps;	/* in creation order, */
 	struct lwp	*pr_last;	/* linked at the end in O(1) */
 	struct proc	*pr_next;
@@ -125,6 +129,9 @@ struct pctx {
 	int		 p_rootdone;	/* created command reaped */
 	int		 p_rootstatus;
 	int		 p_pidfd;	/* the created command, or -1 */
+	uid_t		 p_euid;	/* ours, for the set-id note */
+	int		 p_atexit;	/* pctx_detach_at_exit was called */
+	int		 p_final;	/* releasing all: nothing stays */
 };
 
 /* A callback failed, or control was lost: pctx_run returns -1. */
@@ -179,6 +186,7 @@ int	 pctx_drain(pctx_t *p, int block);
 
 /* procfs.c */
 long	 pctx_status_field(pid_t tid, const char *key);
+void	 pctx_read_cmdline(pid_t pid, int atexec, char *buf, size_t len);
 void	 pctx_setid_note(pctx_t *p, const char *fn, pid_t pid);
 
 #endif /* PCTX_IMPL_H */

@@ -297,6 +297,47 @@ sum_ticks() {
 	expect_eq "$(grep -c TracerPid:.0 /proc/self/status)" 1 "sanity"
 }
 
+# all_asleep PID: every thread of PID is sleeping (S).
+all_asleep() {
+	! grep -h '^State:' /proc/"$1"/task/*/status 2>/dev/null |
+	    grep -qv 'S (sleeping)'
+}
+
+# vcsw PID: "tid voluntary-context-switches", a line per thread of PID.
+vcsw() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		echo "${t##*/} $(awk '/^voluntary_ctxt_switches:/ { print $2 }' \
+		    "$t/status")"
+	done
+}
+
+@test "-p: neither the attach nor the detach wakes a sleeping thread; none stays traced" {
+	local tg pid before
+	tg=$(workload threads_getpid)
+	# 20 threads that sleep a minute, the main thread joining them
+	"$tg" -k 0 -h 60000 20 >/dev/null &
+	pid=$!
+	KILL_PIDS=("$pid")
+	wait_until 10 has_threads "$pid" 21
+	wait_until 10 all_asleep "$pid"
+	before=$(vcsw "$pid")
+	run --separate-stderr "$CPUTRACK" -T 0.1 -N 1 -o "$OUT" -c "$EV" \
+	    -p "$pid"
+	expect_status 0
+	expect_eq "$stderr" "" "stderr"
+	expect_eq "$(rows tick | awk '{ print $2 }' | sort -u | wc -l)" 21 \
+	    "a tick line per thread"
+	expect_eq "$(rows total | wc -l)" 1 "the total line"
+	# A thread stopped to be detached would have switched out and in.
+	expect_eq "$(vcsw "$pid")" "$before" \
+	    "each thread's voluntary context switches, before and after"
+	expect_eq "$(grep -h '^TracerPid:' /proc/"$pid"/task/*/status |
+	    grep -c 'TracerPid:.0$')" 21 "threads not traced after cputrack"
+	kill "$pid"
+	wait "$pid" || true
+}
+
 @test "-p: every thread of a multi-threaded process; counts until it exits" {
 	local wl pid want
 	wl=$(workload slowloop)

@@ -412,6 +412,12 @@ test_errors(void)
 	tap_ok(p != NULL && pctx_set_events(p, (pctx_event_t)99, cb_tick,
 	    PCTX_NULL_EVENT) == -1 && errno == EINVAL,
 	    "an unknown event tag: -1, EINVAL");
+	errno = 0;
+	tap_ok(p != NULL && pctx_detach_at_exit(p) == -1 && errno == EINVAL,
+	    "pctx_detach_at_exit on a created command: -1, EINVAL");
+	errno = 0;
+	tap_ok(pctx_detach_at_exit(NULL) == -1 && errno == EINVAL,
+	    "pctx_detach_at_exit without a pctx: -1, EINVAL");
 	pctx_release(p);
 	tap_ok(cpc_bind_pctx(S.cpc, NULL, 1, NULL, 0) == -1 &&
 	    errno == EINVAL, "cpc_bind_pctx without a pctx: EINVAL");
