@@ -26,7 +26,7 @@ int	cpc_perf_lwp_events(cpc_t *, cpc_set_t *, cpc_buf_t *,
 int	cpc_perf_lwp_fd(cpc_set_t *);
 
 /*
- * perf.c: the requests' values from a group read's shape (see there);
+ * perf_values.c: the requests' values from a group read's shape;
  * with base NULL, rb's times are the span's.
  */
 void	cpc_perf_values(const cpc_set_t *, const uint64_t *rb,
