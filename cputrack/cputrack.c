@@ -63,7 +63,9 @@ print_usage(FILE *fp)
 	fprintf(fp, "Usage:\n\t%s %s\n\t%s --list-events[=pattern]\n\n",
 	    progname, synopsis, progname);
 	fprintf(fp,
-	    "\t-T secs\t\tseconds between samples, 0 for none (default 1)\n"
+	    "\t-T secs\t\tseconds between samples, 0 for none (default 1);\n"
+	    "\t\t\twith 0 a command's threads are counted without\n"
+	    "\t\t\tstopping them where the other options allow\n"
 	    "\t-N count\tnumber of samples of each process, then let it go\n"
 	    "\t\t\t(default: unlimited)\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
