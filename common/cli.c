@@ -226,3 +226,17 @@ cli_common_end(cpc_t *cpc, const struct cli_common *cc,
 	if (cc->cc_list)
 		exit(listev_run(cpc, cc->cc_pattern, argc, argv, listflags));
 }
+
+void
+cli_help_output(FILE *fp, const char *what)
+{
+	fprintf(fp,
+	    "\t-o file\t\twrite the counts to file (a symbolic link in a\n"
+	    "\t\t\tsticky world-writable directory is followed only\n"
+	    "\t\t\tif it is yours or the directory owner's)\n"
+	    "\t--format=text|csv|json|openmetrics\n"
+	    "\t\t\ttext: the Solaris columns (default); csv: a header\n"
+	    "\t\t\trow and a column per event; json: an object a line;\n"
+	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
+	    "\t\t\trewritten each interval, counters per %s\n", what);
+}

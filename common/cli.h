@@ -46,6 +46,8 @@ void	cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs,
  * keep the limit it was given.
  */
 void	cli_raise_nofile(void);
+/* --help's lines for -o and --format; openmetrics counts per what. */
+void	cli_help_output(FILE *fp, const char *what);
 
 /*
  * The options both tools have, as getopt_long returns them: -c (kept in

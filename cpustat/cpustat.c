@@ -74,15 +74,10 @@ print_usage(FILE *fp)
 	    "\t\t\tsystem mode\n"
 	    "\t-t\t\tinclude the %s register\n"
 	    "\t-T u|d\t\tprint an epoch seconds (u) or date (d) line before\n"
-	    "\t\t\teach interval's samples (a column in csv and json)\n"
-	    "\t-o file\t\twrite the counts to file (a symbolic link in a\n"
-	    "\t\t\tsticky world-writable directory is followed only\n"
-	    "\t\t\tif it is yours or the directory owner's)\n"
-	    "\t--format=text|csv|json|openmetrics\n"
-	    "\t\t\ttext: the Solaris columns (default); csv: a header\n"
-	    "\t\t\trow and a column per event; json: an object a line;\n"
-	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
-	    "\t\t\trewritten each interval, counters per CPU\n"
+	    "\t\t\teach interval's samples (a column in csv and json)\n",
+	    out_tickname());
+	cli_help_output(fp, "CPU");
+	fprintf(fp,
 	    "\t-S events\tsample these events on every CPU (the -c grammar,\n"
 	    "\t\t\tperiod=N events between samples); a column smplN\n"
 	    "\t\t\tper event counts the samples (no default -c set)\n"
@@ -106,8 +101,7 @@ print_usage(FILE *fp)
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
-	    "\n",
-	    out_tickname());
+	    "\n");
 	listev_usage(fp);
 	fputs("\n\tCPC_BACKEND=msr, or a kernel without the processor's PMU "
 	    "driver and a\n\tusable msr device: hardware events are counted "

@@ -75,15 +75,10 @@ print_usage(FILE *fp)
 	    "\t-h\t\tprint this text and the events this machine counts\n"
 	    "\t-n\t\tsuppress the title line\n"
 	    "\t-t\t\tinclude the %s register\n"
-	    "\t-v\t\tverbose: also print init_lwp and fini_lwp lines\n"
-	    "\t-o file\t\twrite the counts to file (a symbolic link in a\n"
-	    "\t\t\tsticky world-writable directory is followed only\n"
-	    "\t\t\tif it is yours or the directory owner's)\n"
-	    "\t--format=text|csv|json|openmetrics\n"
-	    "\t\t\ttext: the Solaris columns (default); csv: a header\n"
-	    "\t\t\trow and a column per event; json: an object a line;\n"
-	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
-	    "\t\t\trewritten each interval, counters per process\n"
+	    "\t-v\t\tverbose: also print init_lwp and fini_lwp lines\n",
+	    out_tickname());
+	cli_help_output(fp, "process");
+	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
 	    "\t-S events\tsample these events (the -c grammar, period=N\n"
@@ -104,7 +99,7 @@ print_usage(FILE *fp)
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
 	    "\t--events=EVENTS --pid=PID --format=FORMAT --sample=EVENTS\n"
 	    "\t--callchain --help --version\n"
-	    "\n", out_tickname());
+	    "\n");
 	listev_usage(fp);
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
 }
