@@ -198,7 +198,7 @@ fill_attr(const cpc_set_t *set, const struct cpc_request *r, int leader,
 	if (!sub && r->cr_ovf)
 		a->sample_period = 0 - r->cr_cur;
 	if (set->cs_ends)
-		cpc_perf_ends_attr(a, leader);
+		cpc_perf_ends_attr(a);
 }
 
 static int

@@ -7,22 +7,45 @@
  *
  *	inherit_stat	when a copy ends, the kernel writes its values as a
  *			PERF_RECORD_READ, with the thread's pid, tid, time
- *	task		the leader's copies write a PERF_RECORD_FORK for
- *			each new thread or process (and an EXIT, unused)
  *	remove_on_exec	the events go at the next exec (Linux 5.13), their
  *			counts frozen there (the group read then finds the
  *			group taken apart: cpc_perf_ends_read)
  *
- * The kernel maps no ring for an inherited per-thread event, so the ring
- * is another event's, a dummy on the target alone, and the group writes
- * into it (PERF_EVENT_IOC_SET_OUTPUT).  Records are in the order written.
- * An exec by the target thread is the dummy's PERF_RECORD_COMM; the
- * thread that execs takes the process ID as its own (execve(2)), so an
- * exec by another thread is its READ record with a tid equal to the pid,
- * the removal of its events: the target thread never writes one, its
- * events being the group's own, not copies.  (A dummy inherited by every
- * thread for the FORK and COMM records would cost each new thread about
- * twice what the leader's records do.)
+ * The rings.  A perf ring takes one writer at a time: its head and its
+ * count of nested writers are CPU-local (local_t), so two CPUs writing
+ * into one ring at once lose records, or write one over the other, and
+ * nothing says so (one ring for every record lost some or all of 200
+ * threads' ends in one run of ten here).  The kernel maps no ring for an
+ * inherited per-thread event for that reason.  So each ring here has
+ * writers that never write at once:
+ *
+ *	one per counting event	the READ records of its copies, which the
+ *				kernel writes holding that event's
+ *				child_mutex; the ring is a dummy's on the
+ *				target, which writes nothing itself, and the
+ *				event writes into it (IOC_SET_OUTPUT)
+ *	one per CPU		a dummy on the target for that CPU, copied
+ *				into its threads (not into forked processes),
+ *				with task and comm: a PERF_RECORD_FORK for
+ *				each new thread or process, a PERF_RECORD_COMM
+ *				at an exec (and an EXIT, unused).  Such
+ *				records are written by the event's own CPU
+ *				only, with preemption off, as perf record's
+ *				side-band records are.  Every CPU there is
+ *				has one, online or not: a thread may run on
+ *				one brought online later.
+ *
+ * A thread that execs takes the process ID as its own (execve(2)), so an
+ * exec by a thread other than the target is its READ records with a tid
+ * equal to the pid, the removal of its events (the target never writes
+ * one: its events are the group's own, not copies), before the COMM.
+ *
+ * Records come in time order within a ring and are merged by time.  What
+ * one walk takes is consistent: the READ rings' heads are loaded between
+ * two loads of the CPU rings' heads, so a thread's end comes with its
+ * creation (its FORK was written before it ran), and an exec's COMM seen
+ * at the first load comes with the READ records written before it; a
+ * COMM seen only at the second waits, and so does everything after it.
  *
  * When a thread ends, each of its events writes a READ record of the
  * group it is still in, so a thread's values come in one record or
@@ -42,6 +65,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -59,17 +83,19 @@
 
 /*
  * Every record ends with pid and tid, the time, and the id of the event
- * that wrote it (sample_id_all): the ring's dummy writes FORK and EXIT
- * records of its own thread too, as any event with comm set does.
+ * that wrote it (sample_id_all).
  */
 #define ENDS_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_IDENTIFIER)
 #define REC_TIME(rg, end)	((hrtime_t)ring_u64((rg), (end) - 16))
-#define REC_ID(rg, end)		ring_u64((rg), (end) - 8)
 /* A thread's records are all written within this (ns). */
 #define PEND_STALE	100000000LL
-/* The ring's data for root (others: what perf_event_mlock_kb allows). */
-#define ENDS_ROOT_RING	(4UL << 20)
+/* Every ring's data for root (others: what perf_event_mlock_kb allows). */
+#define ENDS_ROOT_BYTES	(8UL << 20)
+/* The largest record of a CPU's ring: FORK or COMM, with sample_id. */
+#define CPU_MAXREC	56
+/* CPU numbers looked for. */
+#define CPU_IDS		8192
 
 /* A thread whose READ records came in part: one per event comes. */
 struct pend {
@@ -84,19 +110,28 @@ struct pend {
 	unsigned char	*p_have;
 };
 
+/* One ring and the dummy that owns it. */
+struct ering {
+	int		 r_fd;
+	void		*r_map;
+	size_t		 r_maplen;
+	uint64_t	 r_tail;
+	uint64_t	 r_lim;		/* the walk's end of it */
+	uint64_t	 r_maxrec;	/* its largest record */
+	struct ring	 r_rg;
+};
+
 struct cpc_ends {
-	int		 e_ring;	/* the dummy that owns the ring */
-	uint64_t	 e_ringid;	/* its id */
-	void		*e_map;
-	size_t		 e_maplen;
-	uint64_t	 e_tail;
+	struct ering	*e_ring;	/* e_nread READ rings, then the CPUs' */
+	int		 e_nread;
+	int		 e_nring;
+	int		 e_poll;	/* epoll: every ring */
 	uint64_t	*e_ids;		/* per event of the group: its id */
 	uint64_t	*e_rb;		/* a group read's shape */
 	struct pend	*e_pend;
 	int		 e_npend;
 	int		 e_cap;
 	int		 e_done;	/* the exec was reported */
-	hrtime_t	 e_tlast;	/* the latest record's time */
 };
 
 static void
@@ -109,11 +144,10 @@ ends_common(struct perf_event_attr *a)
 }
 
 void
-cpc_perf_ends_attr(struct perf_event_attr *a, int leader)
+cpc_perf_ends_attr(struct perf_event_attr *a)
 {
 	a->inherit_stat = 1;
 	a->remove_on_exec = 1;
-	a->task = leader;
 	ends_common(a);
 }
 
@@ -124,29 +158,107 @@ dummy_attr(struct perf_event_attr *a)
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_DUMMY;
+	a->watermark = 1;
 	ends_common(a);
 }
 
-static long
-open_dummy(struct perf_event_attr *a, pid_t tid)
+/*
+ * The bytes the rings may lock: for others than root, the kernel's
+ * allowance, perf_event_mlock_kb for each online CPU.
+ */
+static size_t
+ends_budget(void)
 {
-	return syscall(SYS_perf_event_open, a, tid, -1, -1,
-	    PERF_FLAG_FD_CLOEXEC);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (geteuid() == 0)
+		return ENDS_ROOT_BYTES;
+	return (size_t)cpc_sysctl_long("/proc/sys/kernel/perf_event_mlock_kb",
+	    516) * 1024 * (size_t)(ncpu > 0 ? ncpu : 1);
 }
 
-/* The ring's data size: CPC_ENDS_RING bytes if set (tests), else ours. */
+/*
+ * The data of a ring with share bytes of the budget (its control page
+ * included), or CPC_ENDS_RING bytes if set (tests): a power of two of
+ * pages, one at least.
+ */
 static size_t
-ring_data(void)
+ring_data(size_t share)
 {
-	size_t cap = geteuid() == 0 ? ENDS_ROOT_RING : cpc_ring_max_data();
-	size_t d = cpc_ring_pagesz();
+	size_t pg = cpc_ring_pagesz(), d = pg;
 	const char *env = getenv("CPC_ENDS_RING");
 
 	if (env != NULL && *env != '\0')
-		cap = (size_t)strtoul(env, NULL, 0);
-	while (d * 2 <= cap)
+		share = (size_t)strtoul(env, NULL, 0) + pg;
+	while (d * 2 + pg <= share)
 		d *= 2;
 	return d;
+}
+
+/* The CPUs there are, online or not, into *ids: their number, or -1. */
+static int
+cpu_ids(int **ids)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	int cpu, k = 0;
+
+	if (n < 1)
+		n = 1;
+	if ((*ids = calloc((size_t)n, sizeof(int))) == NULL)
+		return -1;
+	for (cpu = 0; k < n && cpu < CPU_IDS; cpu++)
+		if (cpc_cpu_state(cpu) >= 0)
+			(*ids)[k++] = cpu;
+	if (k == 0)
+		errno = ENOENT;
+	return k > 0 ? k : -1;
+}
+
+/* A dummy with attributes a on tid and cpu, and its ring: 0, or -1. */
+static int
+ring_open(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
+    size_t data)
+{
+	long fd;
+
+	a->wakeup_watermark = (uint32_t)(data / 4);
+	fd = syscall(SYS_perf_event_open, a, tid, cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r->r_fd = (int)fd;
+	r->r_maplen = cpc_ring_pagesz() + data;
+	r->r_map = mmap(NULL, r->r_maplen, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, r->r_fd, 0);
+	if (r->r_map == MAP_FAILED) {
+		r->r_map = NULL;
+		return -1;
+	}
+	r->r_rg.rg_data = (const char *)r->r_map + cpc_ring_pagesz();
+	r->r_rg.rg_size = data;
+	r->r_rg.rg_tail = &r->r_tail;
+	return 0;
+}
+
+static void
+ring_close(struct ering *r)
+{
+	if (r->r_map != NULL)
+		munmap(r->r_map, r->r_maplen);
+	if (r->r_fd >= 0)
+		close(r->r_fd);
+	r->r_map = NULL;
+	r->r_fd = -1;
+}
+
+/* The rings of the CPUs, done with at the exec: their copies go too. */
+static void
+cpu_rings_close(struct cpc_ends *en)
+{
+	int i;
+
+	for (i = en->e_nread; i < en->e_nring; i++)
+		ring_close(&en->e_ring[i]);
 }
 
 void
@@ -157,81 +269,144 @@ cpc_perf_ends_close(cpc_set_t *set)
 
 	if (en == NULL)
 		return;
-	if (en->e_map != NULL)
-		munmap(en->e_map, en->e_maplen);
-	if (en->e_ring >= 0)
-		close(en->e_ring);
+	for (i = 0; en->e_ring != NULL && i < en->e_nring; i++)
+		ring_close(&en->e_ring[i]);
+	if (en->e_poll >= 0)
+		close(en->e_poll);
 	for (i = 0; i < en->e_cap; i++) {
 		free(en->e_pend[i].p_vals);
 		free(en->e_pend[i].p_have);
 	}
 	free(en->e_pend);
+	free(en->e_ring);
 	free(en->e_ids);
 	free(en->e_rb);
 	free(en);
 	set->cs_endst = NULL;
 }
 
-/* The ring and its owner: 0, or -1 with errno. */
-static int
-open_ring(struct cpc_ends *en, pid_t tid)
+static struct cpc_ends *
+ends_alloc(int nfds, int ncpu)
 {
-	struct perf_event_attr a;
-	size_t data = ring_data();
-	long fd;
+	struct cpc_ends *en;
+	int i;
 
-	dummy_attr(&a);
-	/* The target thread's exec.  Wake a poller at a quarter full. */
-	a.comm = 1;
-	a.comm_exec = 1;
-	a.watermark = 1;
-	a.wakeup_watermark = (uint32_t)(data / 4);
-	if ((fd = open_dummy(&a, tid)) < 0)
-		return -1;
-	en->e_ring = (int)fd;
-	en->e_maplen = cpc_ring_pagesz() + data;
-	en->e_map = mmap(NULL, en->e_maplen, PROT_READ | PROT_WRITE,
-	    MAP_SHARED, en->e_ring, 0);
-	if (en->e_map == MAP_FAILED) {
-		en->e_map = NULL;
-		return -1;
+	if ((en = calloc(1, sizeof(*en))) == NULL)
+		return NULL;
+	en->e_poll = -1;
+	en->e_nread = nfds;
+	en->e_nring = nfds + ncpu;
+	if ((en->e_ring = calloc((size_t)en->e_nring, sizeof(*en->e_ring))) ==
+	    NULL || (en->e_ids = calloc((size_t)nfds, sizeof(uint64_t))) ==
+	    NULL || (en->e_rb = calloc(3 + 2 * (size_t)nfds,
+	    sizeof(uint64_t))) == NULL) {
+		free(en->e_ring);
+		free(en->e_ids);
+		free(en);
+		return NULL;
 	}
-	return ioctl(en->e_ring, PERF_EVENT_IOC_ID, &en->e_ringid);
+	for (i = 0; i < en->e_nring; i++)
+		en->e_ring[i].r_fd = -1;
+	return en;
 }
 
+/* The events' rings: each writes into its own.  0, or -1. */
+static int
+open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
+{
+	struct perf_event_attr a;
+	size_t data = ring_data(share / (size_t)en->e_nread);
+	int i;
+
+	dummy_attr(&a);
+	for (i = 0; i < en->e_nread; i++) {
+		struct ering *r = &en->e_ring[i];
+
+		if (ring_open(r, &a, tid, -1, data) != 0 ||
+		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
+		    r->r_fd) != 0 ||
+		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_ID, &en->e_ids[i]) !=
+		    0)
+			return -1;
+		r->r_maxrec = 64 + 16 * (uint64_t)en->e_nread;
+	}
+	return 0;
+}
+
+/* The CPUs' rings, of new threads, forks and the exec.  0, or -1. */
+static int
+open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
+{
+	struct perf_event_attr a;
+	int ncpu = en->e_nring - en->e_nread, k;
+	size_t data = ring_data(share / (size_t)ncpu);
+
+	dummy_attr(&a);
+	a.inherit = 1;
+	a.inherit_thread = 1;
+	a.task = 1;
+	a.comm = 1;
+	a.comm_exec = 1;
+	for (k = 0; k < ncpu; k++) {
+		struct ering *r = &en->e_ring[en->e_nread + k];
+
+		if (ring_open(r, &a, tid, cpus[k], data) != 0)
+			return -1;
+		r->r_maxrec = CPU_MAXREC;
+	}
+	return 0;
+}
+
+/* One descriptor to poll for them all. */
+static int
+open_poll(struct cpc_ends *en)
+{
+	int i;
+
+	if ((en->e_poll = epoll_create1(EPOLL_CLOEXEC)) < 0)
+		return -1;
+	for (i = 0; i < en->e_nring; i++) {
+		struct epoll_event ev = { .events = EPOLLIN,
+		    .data.u32 = (uint32_t)i };
+
+		if (epoll_ctl(en->e_poll, EPOLL_CTL_ADD, en->e_ring[i].r_fd,
+		    &ev) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The rings, after the group: 0, or -1 reported. */
 int
 cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 {
-	struct cpc_ends *en;
-	int i, e;
+	struct cpc_ends *en = NULL;
+	size_t budget = ends_budget();
+	int *cpus = NULL, ncpu, e;
 
-	if ((en = calloc(1, sizeof(*en))) == NULL ||
-	    (en->e_ids = calloc(set->cs_nfds + 1, sizeof(uint64_t))) ==
-	    NULL || (en->e_rb = calloc(3 + 2 * (size_t)set->cs_nfds,
-	    sizeof(uint64_t))) == NULL) {
-		if (en != NULL)
-			free(en->e_ids);
-		free(en);
+	if ((ncpu = cpu_ids(&cpus)) < 0 && cpus == NULL)
+		return -1;
+	if (ncpu < 0)
+		goto fail;
+	if ((en = ends_alloc(set->cs_nfds, ncpu)) == NULL) {
+		free(cpus);
 		errno = ENOMEM;
 		return -1;
 	}
-	en->e_ring = -1;
 	set->cs_endst = en;
-	if (open_ring(en, t->t_tid) != 0)
+	if (open_reads(en, set, t->t_tid, budget / 2) != 0 ||
+	    open_cpus(en, cpus, t->t_tid, budget / 2) != 0 ||
+	    open_poll(en) != 0)
 		goto fail;
-	for (i = 0; i < set->cs_nfds; i++)
-		if (ioctl(set->cs_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
-		    en->e_ring) != 0 ||
-		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_ID, &en->e_ids[i]) !=
-		    0)
-			goto fail;
+	free(cpus);
 	return 0;
 fail:
 	e = errno;
+	free(cpus);
 	report(cpc, t->t_fn, -1, "cannot keep the counts of the threads of "
 	    "thread %d as they end (CPC_BIND_LWP_ENDS): %s%s", (int)t->t_tid,
-	    strerror(e), e == EPERM || e == ENOMEM ? " (the ring of their "
-	    "reports is over kernel.perf_event_mlock_kb?)" : "");
+	    strerror(e), e == EPERM || e == ENOMEM ? " (its rings are over "
+	    "kernel.perf_event_mlock_kb?)" : "");
 	cpc_perf_ends_close(set);
 	errno = e == EPERM || e == ENOMEM ? EAGAIN : e;
 	return -1;
@@ -458,8 +633,6 @@ on_record(struct walk *w, const struct ring *rg,
 	case PERF_RECORD_READ:
 		return on_read(w, rg, off, end);
 	case PERF_RECORD_FORK:
-		if (REC_ID(rg, end) == w->w_set->cs_endst->e_ringid)
-			return 0;	/* the group's leader wrote it too */
 		a = ring_u64(rg, off);		/* pid, ppid */
 		b = ring_u64(rg, off + 8);	/* tid, ptid */
 		ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
@@ -475,9 +648,8 @@ on_record(struct walk *w, const struct ring *rg,
 		}
 		return emit(w, &ev);
 	case PERF_RECORD_COMM:
-		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) ||
-		    REC_ID(rg, end) != w->w_set->cs_endst->e_ringid)
-			return 0;
+		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+			return 0;	/* a thread named itself */
 		a = ring_u64(rg, off);
 		ev.le_what = CPC_LWP_EXEC;
 		ev.le_pid = (pid_t)u32_first(a);
@@ -501,58 +673,166 @@ on_record(struct walk *w, const struct ring *rg,
 	}
 }
 
+static uint64_t
+head_of(const struct ering *r)
+{
+	const struct perf_event_mmap_page *mp = r->r_map;
+
+	return r->r_map == NULL ? r->r_tail :
+	    __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+}
+
+/* The header of the record at off in r. */
+static struct perf_event_header
+header_at(const struct ering *r, uint64_t off)
+{
+	struct perf_event_header h;
+	uint64_t word = ring_u64(&r->r_rg, off);
+
+	memcpy(&h, &word, sizeof(h));
+	return h;
+}
+
+/* Whether the record at off in r, before lim, is one to read. */
+static int
+rec_ok(const struct ering *r, uint64_t off, uint64_t lim)
+{
+	struct perf_event_header h = header_at(r, off);
+
+	return h.size >= sizeof(h) + 24 && off + h.size <= lim;
+}
+
+/*
+ * How far this walk reads each ring (see the top): the READ rings to
+ * their heads, loaded between two loads of the CPU rings' heads, which
+ * are read to the second but for an exec's COMM seen only then.  The
+ * time of the first such COMM, or INT64_MAX: nothing later is read.
+ */
+static hrtime_t
+walk_limits(struct cpc_ends *en)
+{
+	hrtime_t stop = INT64_MAX;
+	int i;
+
+	for (i = en->e_nread; i < en->e_nring; i++)
+		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+	for (i = 0; i < en->e_nread; i++)
+		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+	for (i = en->e_nread; i < en->e_nring; i++) {
+		struct ering *r = &en->e_ring[i];
+		uint64_t off = r->r_lim, head = head_of(r);
+
+		while (off + 8 <= head && rec_ok(r, off, head)) {
+			struct perf_event_header h = header_at(r, off);
+
+			if (h.type == PERF_RECORD_COMM &&
+			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+				hrtime_t t = REC_TIME(&r->r_rg, off + h.size);
+
+				stop = t < stop ? t : stop;
+				break;
+			}
+			off += h.size;
+		}
+		r->r_lim = off;
+	}
+	return stop;
+}
+
+/*
+ * The ring whose next record is the oldest, before stop; -1 when none.
+ * A damaged ring is reported and dropped.
+ */
+static int
+oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
+{
+	hrtime_t best = stop;
+	int i, at = -1;
+
+	for (i = 0; i < en->e_nring; i++) {
+		struct ering *r = &en->e_ring[i];
+		hrtime_t t;
+
+		if (r->r_tail + 8 > r->r_lim)
+			continue;
+		if (!rec_ok(r, r->r_tail, r->r_lim)) {
+			report(cpc, "cpc_lwp_events", -1, "a ring of thread "
+			    "reports is damaged (a record of %u bytes): the "
+			    "rest of it is dropped",
+			    (unsigned)header_at(r, r->r_tail).size);
+			r->r_tail = r->r_lim;
+			continue;
+		}
+		t = REC_TIME(&r->r_rg, r->r_tail + header_at(r, r->r_tail).size);
+		if (t < best) {
+			best = t;
+			at = i;
+		}
+	}
+	return at;
+}
+
+/*
+ * A record that finds no room is lost, and the kernel says how many in
+ * a PERF_RECORD_LOST when the next record fits.  When a ring has no room
+ * for its largest record now, some may have been lost since the last
+ * walk that the kernel cannot say yet (or ever, if nothing more comes).
+ */
+static int
+ring_full(const struct cpc_ends *en)
+{
+	int i;
+
+	for (i = 0; i < en->e_nring; i++) {
+		const struct ering *r = &en->e_ring[i];
+
+		if (r->r_map != NULL && r->r_rg.rg_size -
+		    (head_of(r) - r->r_tail) < r->r_maxrec)
+			return 1;
+	}
+	return 0;
+}
+
 int
 cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
     cpc_lwp_fn_t *fn, void *arg)
 {
 	struct cpc_ends *en = set->cs_endst;
-	struct perf_event_mmap_page *mp = en->e_map;
 	struct walk w = { cpc, set, buf, fn, arg, 0 };
-	struct perf_event_header h;
-	struct ring rg;
-	int stop = 0;
+	hrtime_t stop, tlast = 0;
+	int i, at, halt = 0;
 
-	rg.rg_data = (const char *)mp + cpc_ring_pagesz();
-	rg.rg_size = en->e_maplen - cpc_ring_pagesz();
-	rg.rg_head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	rg.rg_tail = &en->e_tail;
-	/*
-	 * A record that finds no room is lost, and the kernel says how many
-	 * in a PERF_RECORD_LOST when the next record fits.  When the ring
-	 * has no room for the largest record now, some may have been lost
-	 * since the last walk that the kernel cannot say yet (or ever, if
-	 * nothing more comes): reported, as a number unknown.
-	 */
-	if (rg.rg_size - (rg.rg_head - en->e_tail) <
-	    56 + 16 * (uint64_t)set->cs_nfds && !en->e_done) {
+	if (en->e_done)
+		return 0;
+	if (ring_full(en)) {
 		cpc_lwp_event_t ev = { .le_what = CPC_LWP_LOST,
 		    .le_time = cpc_hrnow() };
 
-		stop = emit(&w, &ev);
+		halt = emit(&w, &ev);
 	}
-	while (!stop && !en->e_done && en->e_tail + sizeof(h) <= rg.rg_head) {
-		uint64_t word = ring_u64(&rg, en->e_tail);
+	stop = walk_limits(en);
+	while (!halt && !en->e_done && (at = oldest(cpc, en, stop)) >= 0) {
+		struct ering *r = &en->e_ring[at];
+		struct perf_event_header h = header_at(r, r->r_tail);
 
-		memcpy(&h, &word, sizeof(h));
-		if (h.size < sizeof(h) + 24 || en->e_tail + h.size >
-		    rg.rg_head) {
-			report(cpc, "cpc_lwp_events", -1, "the ring of thread "
-			    "reports is damaged (a record of %u bytes): the "
-			    "rest of it is dropped", (unsigned)h.size);
-			en->e_tail = rg.rg_head;
-			break;
-		}
-		stop = on_record(&w, &rg, &h);
-		en->e_tlast = REC_TIME(&rg, en->e_tail + h.size);
-		en->e_tail += h.size;
+		halt = on_record(&w, &r->r_rg, &h);
+		tlast = REC_TIME(&r->r_rg, r->r_tail + h.size);
+		r->r_tail += h.size;
 	}
-	__atomic_store_n(&mp->data_tail, en->e_tail, __ATOMIC_RELEASE);
-	pend_prune(en, en->e_tlast);
+	for (i = 0; i < en->e_nring; i++)
+		if (en->e_ring[i].r_map != NULL)
+			__atomic_store_n(&((struct perf_event_mmap_page *)
+			    en->e_ring[i].r_map)->data_tail,
+			    en->e_ring[i].r_tail, __ATOMIC_RELEASE);
+	if (tlast != 0)
+		pend_prune(en, tlast);
+	if (en->e_done)
+		cpu_rings_close(en);
 	return w.w_n;
 }
 
 int
 cpc_perf_lwp_fd(cpc_set_t *set)
 {
-	return set->cs_endst != NULL ? set->cs_endst->e_ring : -1;
+	return set->cs_endst != NULL ? set->cs_endst->e_poll : -1;
 }

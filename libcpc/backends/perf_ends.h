@@ -11,11 +11,10 @@
 #include "backend.h"
 
 /*
- * A counting event's attributes for it: inherit_stat, remove_on_exec,
- * and for the leader the records of new threads.
+ * A counting event's attributes for it: inherit_stat, remove_on_exec.
  */
-void	cpc_perf_ends_attr(struct perf_event_attr *, int leader);
-/* The ring, after the group: 0, or -1 reported. */
+void	cpc_perf_ends_attr(struct perf_event_attr *);
+/* The rings, after the group: 0, or -1 reported. */
 int	cpc_perf_ends_open(cpc_t *, cpc_set_t *, const struct cpc_target *);
 void	cpc_perf_ends_close(cpc_set_t *);
 /* A group read after an exec parted the group: each event alone. */

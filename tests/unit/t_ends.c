@@ -7,6 +7,10 @@
  *	t_ends child threads N K M	M getpid calls, then N threads one
  *					after the other, thread i making K*i
  *	t_ends child fork		4 calls; a child process makes 50
+ *	t_ends child crowd N		N threads at once, thread i making
+ *					2*i calls, the odd ones creating a
+ *					thread that makes 1001+i; all of them
+ *					end together
  *	t_ends child exec W		4 calls; a thread makes 3 and joins
  *					(W main) or waits while the thread
  *					execs (W thread) "t_ends child idle",
@@ -31,6 +35,7 @@
 
 #define EV	"syscalls:sys_enter_getpid"
 #define MAXR	4096
+#define CROWD_MAX	100
 
 static char self[4096];
 static long calls_k;
@@ -48,6 +53,37 @@ thread_calls(void *arg)
 {
 	getpids((long)arg);
 	return NULL;
+}
+
+static pthread_barrier_t crowd_end;
+
+/* A thread of the crowd: its calls, maybe a thread's, the end together. */
+static void *
+thread_crowd(void *arg)
+{
+	long i = (long)arg;
+	pthread_t t;
+
+	getpids(2 * i);
+	if (i % 2 == 1) {
+		pthread_create(&t, NULL, thread_calls, (void *)(1001 + i));
+		pthread_join(t, NULL);
+	}
+	pthread_barrier_wait(&crowd_end);
+	return NULL;
+}
+
+static void
+crowd(long n)
+{
+	pthread_t t[CROWD_MAX];
+	long i;
+
+	pthread_barrier_init(&crowd_end, NULL, (unsigned)n);
+	for (i = 1; i <= n; i++)
+		pthread_create(&t[i - 1], NULL, thread_crowd, (void *)i);
+	for (i = 1; i <= n; i++)
+		pthread_join(t[i - 1], NULL);
 }
 
 static void *
@@ -74,6 +110,8 @@ child_main(int argc, char **argv)
 			    (void *)(calls_k * i));
 			pthread_join(t, NULL);
 		}
+	} else if (strcmp(argv[2], "crowd") == 0 && argc == 4) {
+		crowd(atol(argv[3]));
 	} else if (strcmp(argv[2], "fork") == 0) {
 		pid_t kid;
 
@@ -257,6 +295,71 @@ test_threads(void)
 	    "and 42");
 }
 
+/* Whether every END in R follows a CREATE of its thread. */
+static int
+ends_created(void)
+{
+	int i, j, ok = 1;
+
+	for (i = 0; i < nr; i++) {
+		if (R[i].ev.le_what != CPC_LWP_END)
+			continue;
+		for (j = i - 1; j >= 0; j--)
+			if (R[j].ev.le_what == CPC_LWP_CREATE &&
+			    R[j].ev.le_tid == R[i].ev.le_tid)
+				break;
+		ok &= j >= 0;
+	}
+	return ok;
+}
+
+/*
+ * Threads that end at once on every CPU, created by the first thread
+ * and by others, their counts exact run after run: two CPUs writing
+ * into one ring at once lose records (see perf_ends.c).
+ */
+static void
+test_crowd(void)
+{
+	char n[16], *args[] = { "crowd", n, NULL };
+	int run_i, i, runs = 10, good = 0, created = 0;
+	long want = CROWD_MAX + CROWD_MAX / 2;
+	uint64_t total, sum;
+
+	snprintf(n, sizeof(n), "%d", CROWD_MAX);
+	for (run_i = 0; run_i < runs; run_i++) {
+		static unsigned char seen[2 * CROWD_MAX + 1102];
+		int ok = 1;
+
+		if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS,
+		    &total) != 0)
+			return;
+		memset(seen, 0, sizeof(seen));
+		sum = 0;
+		for (i = 0; i < nr; i++) {
+			uint64_t c = R[i].count;
+
+			if (R[i].ev.le_what != CPC_LWP_END)
+				continue;
+			/* Each count once: 2, 4, ... 200; 1002, 1004, ... */
+			ok &= c < sizeof(seen) && !seen[c] && (c % 2 == 0) &&
+			    ((c >= 2 && c <= 2 * CROWD_MAX) ||
+			    (c > 1001 && c <= 1001 + CROWD_MAX));
+			if (c < sizeof(seen))
+				seen[c] = 1;
+			sum += c;
+		}
+		ok &= count_what(CPC_LWP_END) == want &&
+		    count_what(CPC_LWP_LOST) == 0 && ends_created() &&
+		    total == base + sum;
+		created = count_what(CPC_LWP_CREATE);
+		good += ok;
+	}
+	tap_ok(good == runs, "%d of %d runs of %ld threads ending at once: "
+	    "every thread's own count, once, after its creation (%d created "
+	    "in the last)", good, runs, want, created);
+}
+
 static void
 test_lost(void)
 {
@@ -358,6 +461,7 @@ main(int argc, char **argv)
 	}
 	test_errors();
 	test_threads();
+	test_crowd();
 	test_lost();
 	test_fork();
 	test_exec("main", "the main");
