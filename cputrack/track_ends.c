@@ -177,9 +177,11 @@ read_reports(void *arg)
 	fd.fd = E.stopfd;
 	fd.events = POLLIN;
 	for (;;) {
-		if (poll(&fd, 1, POLL_MS) < 0 && errno != EINTR)
+		int n = poll(&fd, 1, POLL_MS);
+
+		if (n < 0 && errno != EINTR)
 			break;
-		if (fd.revents & POLLIN)
+		if (n > 0 && (fd.revents & POLLIN))
 			break;
 		drain();
 	}
