@@ -260,7 +260,10 @@ ends_start(void)
 		ends_cleanup();
 		return -1;
 	}
+	/* The reader's first drain waits for the stream (its lock). */
+	flockfile(T.out);
 	if ((e = start_reader()) != 0) {
+		funlockfile(T.out);
 		warnmsg("cannot start a thread: %s", strerror(e));
 		ends_cleanup();
 		return -1;
@@ -272,6 +275,7 @@ ends_start(void)
 	 */
 	fflush(T.out);
 	setvbuf(T.out, NULL, _IOFBF, 0);
+	funlockfile(T.out);
 	(void)pctx_detach(T.pctx);
 	return 0;
 }
