@@ -158,6 +158,9 @@ dummy_attr(struct perf_event_attr *a)
 	a->size = sizeof(*a);
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_DUMMY;
+	/* What it counts: nothing; so nothing of the kernel's (paranoid 2). */
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
 	a->watermark = 1;
 	ends_common(a);
 }

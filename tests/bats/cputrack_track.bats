@@ -817,3 +817,19 @@ kinds() {
 	    "total: every call made before the signal"
 	expect_eq "$(rows exit | wc -l)" 0 "exit lines"
 }
+
+@test "-T 0 unprivileged: no thread stopped for a user either, each thread's lines" {
+	requires unpriv_user
+	local wl
+	make_user
+	wl=$TEST_WORKLOADS/threads_getpid
+	run --separate-stderr as_user_cmd timeout 60 "$TEST_CPUTRACK" -D -T 0 \
+	    -c page-faults,task-clock "$wl" -k 0 -s 5
+	expect_status 0
+	expect_eq "$(grep -c 'threads are stopped' <<<"$stderr")" 0 \
+	    "-D says the threads are not stopped ($stderr)"
+	expect_eq "$(awk '$3 == "lwp_create"' <<<"$output" | wc -l)" 5 \
+	    "lwp_create lines"
+	expect_eq "$(awk '$3 == "lwp_exit" && $5 > 0' <<<"$output" | wc -l)" 5 \
+	    "lwp_exit lines, each with its task-clock"
+}
