@@ -90,8 +90,13 @@
 #define REC_TIME(rg, end)	((hrtime_t)ring_u64((rg), (end) - 16))
 /* A thread's records are all written within this (ns). */
 #define PEND_STALE	100000000LL
-/* Every ring's data for root (others: what perf_event_mlock_kb allows). */
-#define ENDS_ROOT_BYTES	(8UL << 20)
+/*
+ * Root's rings: the counters' 4 MiB in all, the CPUs' 4 MiB in all with
+ * 512 KiB each at least (others: what perf_event_mlock_kb allows).
+ */
+#define ENDS_ROOT_READS	(4UL << 20)
+#define ENDS_ROOT_CPUS	(4UL << 20)
+#define CPU_ROOT_RING	(512UL << 10)
 /* The largest record of a CPU's ring: FORK or COMM, with sample_id. */
 #define CPU_MAXREC	56
 /* CPU numbers looked for. */
@@ -126,6 +131,7 @@ struct cpc_ends {
 	int		 e_nread;
 	int		 e_nring;
 	int		 e_poll;	/* epoll: every ring */
+	pid_t		 e_pid;		/* the target's process */
 	uint64_t	*e_ids;		/* per event of the group: its id */
 	uint64_t	*e_rb;		/* a group read's shape */
 	struct pend	*e_pend;
@@ -166,21 +172,6 @@ dummy_attr(struct perf_event_attr *a)
 }
 
 /*
- * The bytes the rings may lock: for others than root, the kernel's
- * allowance, perf_event_mlock_kb for each online CPU.
- */
-static size_t
-ends_budget(void)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (geteuid() == 0)
-		return ENDS_ROOT_BYTES;
-	return (size_t)cpc_sysctl_long("/proc/sys/kernel/perf_event_mlock_kb",
-	    516) * 1024 * (size_t)(ncpu > 0 ? ncpu : 1);
-}
-
-/*
  * The data of a ring with share bytes of the budget (its control page
  * included), or CPC_ENDS_RING bytes if set (tests): a power of two of
  * pages, one at least.
@@ -196,6 +187,39 @@ ring_data(size_t share)
 	while (d * 2 + pg <= share)
 		d *= 2;
 	return d;
+}
+
+/* The kernel's allowance of ring memory to a user on each online CPU. */
+static size_t
+mlock_per_cpu(void)
+{
+	return (size_t)cpc_sysctl_long("/proc/sys/kernel/perf_event_mlock_kb",
+	    516) * 1024;
+}
+
+/*
+ * The shares of ring memory (each with its control page): a CPU's ring
+ * one, the counters' rings all, together.  Root: CPU_ROOT_RING or more
+ * each, ENDS_ROOT_READS for the counters; others: half their allowance
+ * on a CPU each, and the rest of it for the counters.
+ */
+static void
+ring_shares(int ncpu, size_t *cpu_share, size_t *read_share)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t pg = cpc_ring_pagesz(), all, cpus;
+
+	if (geteuid() == 0) {
+		*cpu_share = ENDS_ROOT_CPUS / (size_t)ncpu;
+		if (*cpu_share < CPU_ROOT_RING + pg)
+			*cpu_share = CPU_ROOT_RING + pg;
+		*read_share = ENDS_ROOT_READS;
+		return;
+	}
+	all = mlock_per_cpu() * (size_t)(online > 0 ? online : 1);
+	*cpu_share = mlock_per_cpu() / 2 + pg;
+	cpus = (size_t)ncpu * (ring_data(*cpu_share) + pg);
+	*read_share = all > cpus ? all - cpus : 0;
 }
 
 /* The CPUs there are, online or not, into *ids: their number, or -1. */
@@ -336,28 +360,70 @@ open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
 	return 0;
 }
 
+/*
+ * The ring of cpu: a dummy of the whole CPU where the caller may (root,
+ * CAP_PERFMON, or perf_event_paranoid -1 or 0), which costs the target's
+ * threads nothing, its records of other processes left out (on_record);
+ * else, or on a CPU offline now, the target's, copied into each thread
+ * it creates (about 2 us a thread).  *sys: whether to try the first.
+ */
+static int
+open_cpu(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
+    size_t data, int *sys)
+{
+	if (*sys) {
+		a->inherit = a->inherit_thread = 0;
+		if (ring_open(r, a, -1, cpu, data) == 0)
+			return 0;
+		if (errno == EACCES || errno == EPERM)
+			*sys = 0;
+		ring_close(r);
+	}
+	a->inherit = a->inherit_thread = 1;
+	return ring_open(r, a, tid, cpu, data);
+}
+
 /* The CPUs' rings, of new threads, forks and the exec.  0, or -1. */
 static int
 open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
 {
 	struct perf_event_attr a;
-	int ncpu = en->e_nring - en->e_nread, k;
-	size_t data = ring_data(share / (size_t)ncpu);
+	int ncpu = en->e_nring - en->e_nread, k, sys = 1;
+	size_t data = ring_data(share);
 
 	dummy_attr(&a);
-	a.inherit = 1;
-	a.inherit_thread = 1;
 	a.task = 1;
 	a.comm = 1;
 	a.comm_exec = 1;
 	for (k = 0; k < ncpu; k++) {
 		struct ering *r = &en->e_ring[en->e_nread + k];
 
-		if (ring_open(r, &a, tid, cpus[k], data) != 0)
+		if (open_cpu(r, &a, tid, cpus[k], data, &sys) != 0)
 			return -1;
 		r->r_maxrec = CPU_MAXREC;
 	}
 	return 0;
+}
+
+/* The process of thread tid (its Tgid), or tid if it cannot be read. */
+static pid_t
+tgid_of(pid_t tid)
+{
+	char path[48], line[96];
+	pid_t pid = tid;
+	FILE *f;
+	int v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return tid;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "Tgid: %d", &v) == 1) {
+			pid = (pid_t)v;
+			break;
+		}
+	fclose(f);
+	return pid;
 }
 
 /* One descriptor to poll for them all. */
@@ -384,9 +450,20 @@ int
 cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 {
 	struct cpc_ends *en = NULL;
-	size_t budget = ends_budget();
+	size_t cpu_share, read_share;
 	int *cpus = NULL, ncpu, e;
 
+	if ((e = cpc_perf_ends_probe()) <= 0) {
+		e = e == 0 ? ENOTSUP : errno;
+		report(cpc, t->t_fn, -1, "cannot keep the counts of the threads "
+		    "of thread %d as they end (CPC_BIND_LWP_ENDS): %s", (int)
+		    t->t_tid, e == ENOTSUP ? "this kernel does not report an "
+		    "inherited counter's thread at its end (Linux 5.13 to 6.17 "
+		    "without the fix \"perf/core: Fix missing read event "
+		    "generation on task exit\")" : strerror(e));
+		errno = e;
+		return -1;
+	}
 	if ((ncpu = cpu_ids(&cpus)) < 0 && cpus == NULL)
 		return -1;
 	if (ncpu < 0)
@@ -397,8 +474,10 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	}
 	set->cs_endst = en;
-	if (open_reads(en, set, t->t_tid, budget / 2) != 0 ||
-	    open_cpus(en, cpus, t->t_tid, budget / 2) != 0 ||
+	en->e_pid = tgid_of(t->t_tid);
+	ring_shares(ncpu, &cpu_share, &read_share);
+	if (open_reads(en, set, t->t_tid, read_share) != 0 ||
+	    open_cpus(en, cpus, t->t_tid, cpu_share) != 0 ||
 	    open_poll(en) != 0)
 		goto fail;
 	free(cpus);
@@ -630,6 +709,7 @@ on_record(struct walk *w, const struct ring *rg,
 {
 	uint64_t off = *rg->rg_tail + sizeof(*h), end = *rg->rg_tail + h->size;
 	cpc_lwp_event_t ev = { 0 };
+	pid_t pid = w->w_set->cs_endst->e_pid;
 	uint64_t a, b;
 
 	switch (h->type) {
@@ -638,6 +718,8 @@ on_record(struct walk *w, const struct ring *rg,
 	case PERF_RECORD_FORK:
 		a = ring_u64(rg, off);		/* pid, ppid */
 		b = ring_u64(rg, off + 8);	/* tid, ptid */
+		if ((pid_t)u32_second(a) != pid)
+			return 0;		/* another process's */
 		ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
 		if (u32_first(a) == u32_second(a)) {
 			ev.le_what = CPC_LWP_CREATE;
@@ -654,6 +736,8 @@ on_record(struct walk *w, const struct ring *rg,
 		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
 			return 0;	/* a thread named itself */
 		a = ring_u64(rg, off);
+		if ((pid_t)u32_first(a) != pid)
+			return 0;
 		ev.le_what = CPC_LWP_EXEC;
 		ev.le_pid = (pid_t)u32_first(a);
 		ev.le_tid = (pid_t)u32_second(a);

@@ -14,6 +14,11 @@
  * A counting event's attributes for it: inherit_stat, remove_on_exec.
  */
 void	cpc_perf_ends_attr(struct perf_event_attr *);
+/*
+ * perf_endsprobe.c: whether the kernel reports a thread's end (1), not
+ * (0), or cannot tell (-1 with errno); tried once.
+ */
+int	cpc_perf_ends_probe(void);
 /* The rings, after the group: 0, or -1 reported. */
 int	cpc_perf_ends_open(cpc_t *, cpc_set_t *, const struct cpc_target *);
 void	cpc_perf_ends_close(cpc_set_t *);

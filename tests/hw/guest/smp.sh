@@ -42,6 +42,21 @@ else
 	    "want status 1 and the message; got status $rc"
 fi
 
+# cputrack -T 0 on threads ending one after the other and on two CPUs:
+# a line for each thread's creation and end, with its own cycles, whether
+# this kernel reports an inherited counter's thread at its end (no thread
+# stopped) or not (Linux 5.13 to 6.17 without the fix: stopped; -D says).
+run cputrack -D -T 0 -c cycles threads_getpid -k 1000 -s 4
+is "cputrack -T 0: a line per new thread" \
+    "$(awk '$3 == "lwp_create"' $OUT | wc -l)" 4
+is "cputrack -T 0: a line per thread's end, with its cycles" \
+    "$(awk '$3 == "lwp_exit" && $4 > 0' $OUT | wc -l)" 4
+echo "# cputrack -T 0 on $(uname -r): $(grep -c 'threads are stopped' $ERR \
+    ) fallback to stops; $(head -n 1 $ERR)"
+run cputrack -D -T 0 -c cycles threads_getpid -k 1000 -h 200 8
+is "cputrack -T 0, 8 threads at once: a line per thread's end" \
+    "$(awk '$3 == "lwp_exit" && $4 > 0' $OUT | wc -l)" 8
+
 # cpc_set_sample on cycles, read() against the user-space read: figures
 bench_sample cycles
 
