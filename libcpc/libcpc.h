@@ -229,7 +229,9 @@ int	cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
  * successful exec, where the counts freeze; cpc_lwp_events reports the
  * new threads, their ends with their counts, the processes they fork
  * (never counted) and the exec, in order.  A set bound so has no SMPL
- * or overflow requests.  Linux 5.13 and later (EINVAL before).
+ * or overflow requests.  Linux 5.13 and later (EINVAL before), with the
+ * fix "perf/core: Fix missing read event generation on task exit" (6.18
+ * and the stable kernels it went to; ENOTSUP without it).
  */
 typedef enum {
 	CPC_LWP_CREATE = 1,	/* le_tid was created, counting from 0 */

@@ -24,21 +24,31 @@
  *				child_mutex; the ring is a dummy's on the
  *				target, which writes nothing itself, and the
  *				event writes into it (IOC_SET_OUTPUT)
- *	one per CPU		a dummy on the target for that CPU, copied
- *				into its threads (not into forked processes),
- *				with task and comm: a PERF_RECORD_FORK for
- *				each new thread or process, a PERF_RECORD_COMM
- *				at an exec (and an EXIT, unused).  Such
- *				records are written by the event's own CPU
- *				only, with preemption off, as perf record's
- *				side-band records are.  Every CPU there is
- *				has one, online or not: a thread may run on
- *				one brought online later.
+ *	one per CPU		a dummy with task and comm: a PERF_RECORD_FORK
+ *				for each new thread or process, a
+ *				PERF_RECORD_COMM at an exec (and an EXIT,
+ *				unused).  The kernel writes such side-band
+ *				records from the event's own CPU only, with
+ *				preemption off (as perf record's).  Where the
+ *				caller may, the dummy is the whole CPU's, and
+ *				other processes' records are left out; else
+ *				it is the target's for that CPU, copied into
+ *				the threads it creates (not into forked
+ *				processes), at about 2 us a thread.  Every
+ *				CPU present has one: a thread may run on one
+ *				brought online later (which a whole CPU's
+ *				dummy cannot be opened for before).
  *
  * A thread that execs takes the process ID as its own (execve(2)), so an
  * exec by a thread other than the target is its READ records with a tid
  * equal to the pid, the removal of its events (the target never writes
  * one: its events are the group's own, not copies), before the COMM.
+ *
+ * The silent dummies keep the target's events from moving to another
+ * thread: the kernel marks a new thread's context a clone of its
+ * creator's only when every event was copied, and swaps clones' contexts
+ * at a switch between their threads; a thread holding the target's own
+ * events when it ended would write no READ record.
  *
  * Records come in time order within a ring and are merged by time.  What
  * one walk takes is consistent: the READ rings' heads are loaded between
@@ -679,23 +689,11 @@ on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 			}
 	}
 	if (had < set->cs_nfds && p->p_nhave == set->cs_nfds) {
+		/*
+		 * With a tid equal to the pid, another thread's exec (see
+		 * above): its COMM, from its copy of a CPU's dummy, follows.
+		 */
 		rc = emit_end(w, p, time);
-		/* Another thread's exec: it took the pid (see above). */
-		if (p->p_tid == p->p_pid && !rc) {
-			cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXEC,
-			    .le_pid = p->p_pid, .le_tid = p->p_tid,
-			    .le_time = time };
-			char path[40];
-
-			/* No COMM record: the name, if it is still there. */
-			snprintf(path, sizeof(path), "/proc/%d/comm",
-			    (int)p->p_pid);
-			if (cpc_read_small(path, ev.le_comm,
-			    sizeof(ev.le_comm)) != 0)
-				ev.le_comm[0] = '\0';
-			en->e_done = 1;
-			rc = emit(w, &ev);
-		}
 	}
 	if (p->p_nrec >= set->cs_nfds)
 		pend_drop(en, p);

@@ -415,9 +415,7 @@ test_exec(const char *arg, const char *who)
 	if (!tap_ok(ex == nr - 1, "exec from %s thread: reported last",
 	    who))
 		return;
-	/* Another thread's exec: the name is read at the report. */
-	tap_ok(strcmp(R[ex].ev.le_comm, "t_ends") == 0 ||
-	    (strcmp(arg, "thread") == 0 && R[ex].ev.le_comm[0] == '\0'),
+	tap_ok(strcmp(R[ex].ev.le_comm, "t_ends") == 0,
 	    "the exec names the program ('%s')", R[ex].ev.le_comm);
 	tap_u64(R[ex].ev.le_tid, R[ex].ev.le_pid, "the exec: the pid's thread");
 	tap_u64(count_what(CPC_LWP_END), 1, "one thread's end before it");
