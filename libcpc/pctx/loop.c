@@ -541,8 +541,10 @@ pctx_run(pctx_t *p, uint_t msec, uint_t nsamples, pctx_tickfn_t *tick)
  * Reap what is ready until the created command is reaped.  Processes
  * still under control (pctx_run failed, or was not called) report too,
  * and are answered on the way: a stopped thread left alone would never
- * end, nor would the command if it is one of them.  1 once the command
- * is reaped, 0 when nothing more is ready, -1 with errno.
+ * end, nor would the command if it is one of them.  So do threads that
+ * ended while attached, whose processes were let go since: the command
+ * cannot be reaped before them.  1 once the command is reaped, 0 when
+ * nothing more is ready, -1 with errno.
  */
 static int
 reap_root(pctx_t *p)
@@ -551,8 +553,8 @@ reap_root(pctx_t *p)
 	int st;
 
 	while (!p->p_rootdone) {
-		r = waitpid(p->p_procs != NULL ? -1 : p->p_pid, &st,
-		    __WALL | WNOHANG);
+		r = waitpid(p->p_procs != NULL || p->p_nhashed > 0 ? -1 :
+		    p->p_pid, &st, __WALL | WNOHANG);
 		if (r == 0)
 			return 0;
 		if (r < 0) {

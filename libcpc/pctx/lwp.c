@@ -136,6 +136,7 @@ lwp_unhash(pctx_t *p, struct lwp *l)
 	    lp = &(*lp)->l_hnext)
 		if (*lp == l) {
 			*lp = l->l_hnext;
+			p->p_nhashed--;
 			break;
 		}
 }
@@ -145,6 +146,7 @@ lwp_hash(pctx_t *p, struct lwp *l)
 {
 	l->l_hnext = p->p_hash[l->l_tid % HASHSZ];
 	p->p_hash[l->l_tid % HASHSZ] = l;
+	p->p_nhashed++;
 }
 
 struct lwp *

@@ -119,6 +119,7 @@ struct pctx {
 	unsigned	 p_nsamples;
 	struct proc	*p_procs;
 	struct lwp	*p_hash[HASHSZ];
+	int		 p_nhashed;	/* threads in it (some awaiting reap) */
 	int		 p_evfd;
 	volatile sig_atomic_t p_terminate;
 	volatile sig_atomic_t p_nterm;	/* pctx_terminate calls */

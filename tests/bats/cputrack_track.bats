@@ -525,6 +525,21 @@ vcsw() {
 	expect_eq "${#lines[@]}" 2 "lines read"
 }
 
+@test "a closed output pipe while threads come and go: the command is reaped, run after run" {
+	local wl i st hung=0
+	wl=$(workload threads_getpid)
+	# A thread that ended attached after its process was let go must be
+	# reaped too, or the command never is (about 1 run in 40 hung).
+	for i in $(seq 60); do
+		st=0
+		timeout -s KILL 20 bash -c 'set -o pipefail; "$1" -T 0.05 \
+		    -c "$2" "$3" -k 10 -s 20 2>&1 | head -3 >/dev/null' _ \
+		    "$CPUTRACK" "$EV" "$wl" || st=$?
+		[ "$st" -ne 137 ] || hung=$((hung + 1))
+	done
+	expect_eq "$hung" 0 "runs that hung"
+}
+
 @test "unprivileged: a user counts the user mode of its own command" {
 	requires unpriv_user
 	local touch wl
@@ -832,4 +847,29 @@ kinds() {
 	    "lwp_create lines"
 	expect_eq "$(awk '$3 == "lwp_exit" && $5 > 0' <<<"$output" | wc -l)" 5 \
 	    "lwp_exit lines, each with its task-clock"
+}
+
+@test "-T 0: other processes' threads, forks and execs at the same time leave no line" {
+	local wl
+	wl=$(workload threads_getpid)
+	# Noise for 60 s at most: a process creating threads, a shell forking
+	# and executing; killed at the end, away from bats's descriptors.
+	sh -c 'end=$(($(date +%s) + 60)); while [ "$(date +%s)" -lt $end ]
+	    do "$1" -k 0 -s 50; done' _ "$wl" >/dev/null 2>&1 &
+	KILL_PIDS+=($!)
+	sh -c 'end=$(($(date +%s) + 60)); while [ "$(date +%s)" -lt $end ]
+	    do /bin/true; done' >/dev/null 2>&1 &
+	KILL_PIDS+=($!)
+	run --separate-stderr timeout 60 "$CPUTRACK" -T 0 -o "$OUT" -c "$EV" \
+	    "$wl" -k 10 -s 40
+	expect_status 0
+	expect_eq "$(rows lwp_create | wc -l)" 40 "lwp_create lines"
+	expect_eq "$(rows lwp_exit | wc -l)" 40 "lwp_exit lines"
+	expect_eq "$(awk '$3 != "lwp_create" && $3 != "lwp_exit" &&
+	    $1 != "time"' "$OUT" | awk '{ print $3 }' | tr '\n' ' ')" "exit " \
+	    "the other lines: the exit"
+	expect_eq "$(rows exit | awk '{ print $4 }')" $((10 * 40 * 41 / 2)) \
+	    "exit"
+	kill "${KILL_PIDS[@]}"
+	KILL_PIDS=()
 }

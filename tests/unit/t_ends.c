@@ -10,7 +10,7 @@
  *	t_ends child crowd N		N threads at once, thread i making
  *					2*i calls, the odd ones creating a
  *					thread that makes 1001+i; all of them
- *					end together
+ *					end together (a barrier)
  *	t_ends child exec W		4 calls; a thread makes 3 and joins
  *					(W main) or waits while the thread
  *					execs (W thread) "t_ends child idle",
@@ -27,6 +27,8 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <libcpc.h>
 #include <libpctx.h>
 
@@ -57,7 +59,16 @@ thread_calls(void *arg)
 
 static pthread_barrier_t crowd_end;
 
-/* A thread of the crowd: its calls, maybe a thread's, the end together. */
+/* A sub-thread of the crowd: its calls, then the end with the others. */
+static void *
+thread_crowd_sub(void *arg)
+{
+	getpids((long)arg);
+	pthread_barrier_wait(&crowd_end);
+	return NULL;
+}
+
+/* A thread of the crowd: its calls, maybe a thread, the end together. */
 static void *
 thread_crowd(void *arg)
 {
@@ -65,11 +76,11 @@ thread_crowd(void *arg)
 	pthread_t t;
 
 	getpids(2 * i);
-	if (i % 2 == 1) {
-		pthread_create(&t, NULL, thread_calls, (void *)(1001 + i));
-		pthread_join(t, NULL);
-	}
+	if (i % 2 == 1)
+		pthread_create(&t, NULL, thread_crowd_sub, (void *)(1001 + i));
 	pthread_barrier_wait(&crowd_end);
+	if (i % 2 == 1)
+		pthread_join(t, NULL);
 	return NULL;
 }
 
@@ -79,7 +90,7 @@ crowd(long n)
 	pthread_t t[CROWD_MAX];
 	long i;
 
-	pthread_barrier_init(&crowd_end, NULL, (unsigned)n);
+	pthread_barrier_init(&crowd_end, NULL, (unsigned)(n + (n + 1) / 2));
 	for (i = 1; i <= n; i++)
 		pthread_create(&t[i - 1], NULL, thread_crowd, (void *)i);
 	for (i = 1; i <= n; i++)
@@ -172,18 +183,69 @@ getpid_set(int smpl)
 	return set;
 }
 
+/* Read the reports while the target runs, as cputrack does (run). */
+static int live;
+static volatile int live_stop;
+
+struct liveargs {
+	cpc_set_t	*set;
+	cpc_buf_t	*buf;
+};
+
+/* The reader: a walk every millisecond until told to stop. */
+static void *
+live_reader(void *arg)
+{
+	struct liveargs *la = arg;
+	struct timespec ms = { 0, 1000000 };
+
+	while (!live_stop) {
+		if (cpc_lwp_events(cpc, la->set, la->buf, keep, NULL) < 0)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * A live reader for set, with every signal blocked (pctx_wait's SIGCHLD
+ * is the main thread's): 0, or -1.
+ */
+static int
+live_start(pthread_t *thr, struct liveargs *la)
+{
+	sigset_t all, old;
+	int e;
+
+	if (!live || (la->buf = cpc_buf_create(cpc, la->set)) == NULL)
+		return -1;
+	live_stop = 0;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(thr, NULL, live_reader, la);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e != 0) {
+		cpc_buf_destroy(cpc, la->buf);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Run "t_ends child ARGS" counted with flags: fills R, and *total with
- * the set's count after the end.  0, or -1 (said why).
+ * the set's count after the end, read live when live is set.  0, or -1
+ * (said why).
  */
 static int
 run(char **args, uint_t flags, uint64_t *total)
 {
 	char *argv[8] = { self, "child" };
 	cpc_set_t *set = getpid_set(0);
+	struct liveargs la = { set, NULL };
+	pthread_t reader;
 	cpc_buf_t *buf;
 	pctx_t *p;
-	int i, st;
+	int i, st, reading;
 
 	for (i = 0; args[i] != NULL && i < 5; i++)
 		argv[2 + i] = args[i];
@@ -196,9 +258,15 @@ run(char **args, uint_t flags, uint64_t *total)
 		pctx_release(p);
 		return -1;
 	}
+	reading = live_start(&reader, &la) == 0;
 	pctx_detach(p);
 	if (pctx_wait(p, &st) != 0 || !WIFEXITED(st))
 		tap_ok(0, "the target %s ends", args[0]);
+	if (reading) {
+		live_stop = 1;
+		pthread_join(reader, NULL);
+		cpc_buf_destroy(cpc, la.buf);
+	}
 	if (cpc_lwp_events(cpc, set, buf, keep, NULL) < 0)
 		tap_ok(0, "cpc_lwp_events: %s", errmsg);
 	tap_ok(cpc_lwp_events(cpc, set, buf, keep, NULL) == 0,
@@ -331,6 +399,7 @@ test_crowd(void)
 		static unsigned char seen[2 * CROWD_MAX + 1102];
 		int ok = 1;
 
+		live = run_i % 2;
 		if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS,
 		    &total) != 0)
 			return;
@@ -349,15 +418,17 @@ test_crowd(void)
 				seen[c] = 1;
 			sum += c;
 		}
-		ok &= count_what(CPC_LWP_END) == want &&
+		created = count_what(CPC_LWP_CREATE);
+		ok &= count_what(CPC_LWP_END) == want && created == want &&
 		    count_what(CPC_LWP_LOST) == 0 && ends_created() &&
 		    total == base + sum;
-		created = count_what(CPC_LWP_CREATE);
 		good += ok;
 	}
-	tap_ok(good == runs, "%d of %d runs of %ld threads ending at once: "
-	    "every thread's own count, once, after its creation (%d created "
-	    "in the last)", good, runs, want, created);
+	live = 0;
+	tap_ok(good == runs, "%d of %d runs of %ld threads ending at once, "
+	    "read at the end and while they run: every thread's creation, "
+	    "its own count once after it (%d created in the last)", good,
+	    runs, want, created);
 }
 
 static void
@@ -464,6 +535,13 @@ main(int argc, char **argv)
 	test_fork();
 	test_exec("main", "the main");
 	test_exec("thread", "another");
+	/* The same, the reports read while the target runs. */
+	live = 1;
+	test_threads();
+	test_fork();
+	test_exec("main", "the main");
+	test_exec("thread", "another");
+	live = 0;
 	cpc_close(cpc);
 	return tap_done();
 }
