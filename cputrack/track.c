@@ -37,12 +37,16 @@ struct tlwp {
 	pid_t		 tl_tid;
 	pid_t		 tl_pid;
 	struct setgrp	*tl_sg;
-	struct tlwp	*tl_next;
+	struct tlwp	*tl_next;	/* hash chain */
+	struct tproc	*tl_proc;
+	struct tlwp	*tl_pnext;	/* the process's threads, */
+	struct tlwp	*tl_pprev;	/* both ways */
 };
 
 struct tproc {
 	pid_t		 tp_pid;
 	cpc_buf_t	**tp_acc;	/* per set: totals of ended threads */
+	struct tlwp	*tp_lwps;
 	struct tproc	*tp_next;
 };
 
@@ -89,23 +93,22 @@ lwp_free(struct tlwp *tl)
 			*pp = tl->tl_next;
 			break;
 		}
+	if (tl->tl_pprev != NULL)
+		tl->tl_pprev->tl_pnext = tl->tl_pnext;
+	else
+		tl->tl_proc->tp_lwps = tl->tl_pnext;
+	if (tl->tl_pnext != NULL)
+		tl->tl_pnext->tl_pprev = tl->tl_pprev;
 	setgrp_destroy(tl->tl_sg);
 	free(tl);
 }
 
-/* Free every thread of pid (at exit, exec and release). */
+/* Free every thread of a process (at exit, exec and release). */
 static void
-lwp_free_proc(pid_t pid)
+lwp_free_proc(struct tproc *tp)
 {
-	struct tlwp *tl, *next;
-	int i;
-
-	for (i = 0; i < NHASH; i++)
-		for (tl = T.hash[i]; tl != NULL; tl = next) {
-			next = tl->tl_next;
-			if (tl->tl_pid == pid)
-				lwp_free(tl);
-		}
+	while (tp->tp_lwps != NULL)
+		lwp_free(tp->tp_lwps);
 }
 
 static struct tproc *
@@ -155,7 +158,7 @@ proc_free(struct tproc *tp)
 	struct tproc **pp;
 	int i;
 
-	lwp_free_proc(tp->tp_pid);
+	lwp_free_proc(tp);
 	for (pp = &T.procs; *pp != NULL; pp = &(*pp)->tp_next)
 		if (*pp == tp) {
 			*pp = tp->tp_next;
@@ -231,9 +234,10 @@ static int
 cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 {
 	struct setgrp_elem *e;
+	struct tproc *tp;
 	struct tlwp *tl;
 
-	if (proc_get(pid) == NULL) {
+	if ((tp = proc_get(pid)) == NULL) {
 		warnmsg("%d: init_lwp: out of memory", (int)pid);
 		return -1;
 	}
@@ -252,6 +256,11 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	smpl_note_pid(T.sm, pid);
 	tl->tl_next = T.hash[tl->tl_tid % NHASH];
 	T.hash[tl->tl_tid % NHASH] = tl;
+	tl->tl_proc = tp;
+	tl->tl_pnext = tp->tp_lwps;
+	if (tp->tp_lwps != NULL)
+		tp->tp_lwps->tl_pprev = tl;
+	tp->tp_lwps = tl;
 	e = setgrp_cur(tl->tl_sg);
 	if (bind_elem(pctx, tl, e, "init_lwp") != 0)
 		return -1;
@@ -404,7 +413,7 @@ cb_exec(pctx_t *pctx, pid_t pid, id_t lwpid, char *cmd, void *arg)
 		last = print_acc(tp, (pid_t)lwpid, "exec");
 		print_profile(pid);
 		smpl_exec_pid(T.sm, pid);
-		lwp_free_proc(pid);
+		lwp_free_proc(tp);
 		for (i = 0; i < T.o->o_nspecs; i++)
 			cpc_buf_zero(T.cpc, tp->tp_acc[i]);
 	}

@@ -154,6 +154,7 @@ on_exec(pctx_t *p, struct lwp *l, pid_t former)
 	} else if (pctx_cb_init(p, l) != 0) {
 		pctx_fail(p);
 	}
+	pctx_vfork_done(p, pr);
 }
 
 /* A stop of a thread nobody announced yet: hold it. */
@@ -190,6 +191,27 @@ on_death(pctx_t *p, struct lwp *l, pid_t tid, int status)
 		pctx_proc_drop(p, pr);
 	else if (pr != NULL)
 		pctx_proc_check_released(p, pr);
+}
+
+/*
+ * Whether parent, which made child with vfork, stays stopped until the
+ * child execs or ends: it could not run before, and resuming it now
+ * would only put it to sleep in the kernel, to be woken again then.
+ * Only for a child followed: the others are let go at their first stop,
+ * unseen after.
+ */
+static int
+vfork_hold(pctx_t *p, struct lwp *parent, pid_t child)
+{
+	struct lwp *c = pctx_lwp_find(p, child);
+
+	if (c == NULL || c->l_proc == NULL || c->l_proc == parent->l_proc ||
+	    c->l_proc->pr_state != PR_TRACKED ||
+	    parent->l_proc->pr_state != PR_TRACKED ||
+	    c->l_state == LWP_ENDED)
+		return 0;
+	c->l_proc->pr_vparent = parent->l_tid;
+	return 1;
 }
 
 /*
@@ -234,10 +256,12 @@ on_stop(pctx_t *p, struct lwp *l, pid_t tid, int event, int sig,
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg) == 0 &&
-		    l->l_proc != NULL)
-			on_new(p, l, event, (pid_t)msg);
-		return 0;
+		if (ptrace(PTRACE_GETEVENTMSG, tid, NULL, &msg) != 0 ||
+		    l->l_proc == NULL)
+			return 0;
+		on_new(p, l, event, (pid_t)msg);
+		return event == PTRACE_EVENT_VFORK &&
+		    vfork_hold(p, l, (pid_t)msg) ? -1 : 0;
 	case PTRACE_EVENT_EXEC:
 		if (l->l_proc != NULL)
 			on_exec(p, l, (pid_t)msg);

@@ -196,11 +196,26 @@ pctx_proc_add(pctx_t *p, pid_t pid, enum proc_state st)
 	return pr;
 }
 
+void
+pctx_vfork_done(pctx_t *p, struct proc *pr)
+{
+	struct lwp *l;
+
+	if (pr->pr_vparent == 0)
+		return;
+	l = pctx_lwp_find(p, pr->pr_vparent);
+	pr->pr_vparent = 0;
+	if (l != NULL && l->l_stopped && l->l_proc != NULL)
+		pctx_lwp_resume(p, l, 0);
+}
+
 /* Forget a process; its ended threads wait in the hash for their reap. */
 void
 pctx_proc_drop(pctx_t *p, struct proc *pr)
 {
 	struct proc **pp;
+
+	pctx_vfork_done(p, pr);
 
 	while (pr->pr_lwps != NULL)
 		lwp_unlink(pr->pr_lwps);
@@ -310,6 +325,8 @@ pctx_lwp_end(pctx_t *p, struct lwp *l, int status)
 		}
 	}
 	lwp_set_ended(l);
+	if (last)
+		pctx_vfork_done(p, pr);
 }
 
 /*
@@ -353,6 +370,7 @@ pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks)
 	}
 	leave = left_at_exit(p, pr);
 	pr->pr_state = PR_RELEASING;
+	pctx_vfork_done(p, pr);
 	for (l = pr->pr_lwps; l != NULL; l = next) {
 		next = l->l_next;
 		if (l->l_state == LWP_ENDED)

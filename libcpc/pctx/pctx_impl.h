@@ -15,6 +15,10 @@
  *  - PTRACE_EVENT_EXIT stops a thread at its end with its counts complete;
  *    a thread killed with SIGKILL may skip that stop, and is then ended at
  *    its death report (its counters stay readable after it is reaped).
+ *  - a vfork parent cannot run until its child execs or ends: it is held
+ *    in its VFORK stop until then (pr_vparent), not resumed to go to sleep
+ *    in the kernel at once and be woken again, which would cost each
+ *    fork+exec a wake-up more.
  *  - PTRACE_EVENT_EXEC comes after the other threads of the process were
  *    killed and, for a non-leader exec, after the thread took the pid.
  *  - signal-delivery-stops deliver the signal unchanged; group-stops are
@@ -102,6 +106,7 @@ struct proc {
 	unsigned	 pr_ticks;
 	int		 pr_exited;	/* the exit callback was made */
 	int		 pr_nlive;	/* threads listed not LWP_ENDED */
+	pid_t		 pr_vparent;	/* its vfork parent, held stopped */
 	struct lwp	*pr_lwps;	/* in creation order, */
 	struct lwp	*pr_last;	/* linked at the end in O(1) */
 	struct proc	*pr_next;
@@ -180,6 +185,8 @@ int	 pctx_cb_fini(pctx_t *p, struct lwp *l, pid_t lwpid);
 void	 pctx_lwp_end(pctx_t *p, struct lwp *l, int status);
 /* Giving up control of processes (callbacks: fini_lwp and release). */
 void	 pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks);
+/* pr's vfork parent, held at its event, goes on (pr exec'd or ended). */
+void	 pctx_vfork_done(pctx_t *p, struct proc *pr);
 void	 pctx_release_all(pctx_t *p, int callbacks);
 
 /* loop.c: handle every waitpid report ready (or wait for one: block). */
