@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * perf_ends_impl.h - the state of a set bound with CPC_BIND_LWP_ENDS,
+ * shared by perf_ends.c (its rings opened and closed) and
+ * perf_ends_walk.c (their records read).
+ */
+#ifndef CPC_PERF_ENDS_IMPL_H
+#define CPC_PERF_ENDS_IMPL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend.h"
+#include "perf_ring.h"
+
+/* A record's time (sample_id_all: pid and tid, time, id at its end). */
+#define REC_TIME(rg, end)	((hrtime_t)ring_u64((rg), (end) - 16))
+/* A thread's records are all written within this (ns). */
+#define PEND_STALE	100000000LL
+
+/* A thread whose READ records came in part: one per event comes. */
+struct pend {
+	pid_t		 p_pid;
+	pid_t		 p_tid;
+	int		 p_nhave;	/* events with a value */
+	int		 p_nrec;	/* READ records */
+	hrtime_t	 p_t0;		/* the first one's time */
+	uint64_t	 p_ena;
+	uint64_t	 p_run;
+	uint64_t	*p_vals;	/* per event */
+	unsigned char	*p_have;
+};
+
+/* One ring and the dummy that owns it. */
+struct ering {
+	int		 r_fd;
+	void		*r_map;
+	size_t		 r_maplen;
+	uint64_t	 r_tail;
+	uint64_t	 r_lim;		/* the walk's end of it */
+	uint64_t	 r_maxrec;	/* its largest record */
+	struct ring	 r_rg;
+};
+
+struct cpc_ends {
+	struct ering	*e_ring;	/* e_nread READ rings, then the CPUs' */
+	int		 e_nread;
+	int		 e_nring;
+	int		 e_poll;	/* epoll: every ring */
+	pid_t		 e_pid;		/* the target's process */
+	uint64_t	*e_ids;		/* per event of the group: its id */
+	uint64_t	*e_rb;		/* a group read's shape */
+	struct pend	*e_pend;
+	int		 e_npend;
+	int		 e_cap;
+	int		 e_done;	/* the exec was reported */
+};
+
+/* The CPUs' rings closed (at the exec). */
+void	cpc_perf_ends_cpus_close(struct cpc_ends *);
+
+#endif /* CPC_PERF_ENDS_IMPL_H */

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * perf_ends_walk.c - the records of a set bound with CPC_BIND_LWP_ENDS
+ * (perf_ends.c has its rings and why there are several), read as
+ * cpc_lwp_events reports.
+ *
+ * Records come in time order within a ring and are merged by time.  What
+ * one walk takes is consistent: the READ rings' heads are loaded between
+ * two loads of the CPU rings' heads, so a thread's end comes with its
+ * creation (its FORK was written before it ran), and an exec's COMM seen
+ * at the first load comes with the READ records written before it; a
+ * COMM seen only at the second waits, and so does everything after it.
+ *
+ * When a thread ends, each of its events writes a READ record of the
+ * group it is still in, so a thread's values come in one record or
+ * several, which may interleave with another thread's ending elsewhere:
+ * the first value of each event is kept (struct pend), the thread is
+ * reported once every event gave one, and forgotten once every event
+ * wrote its record (a thread ID may come again), or once PEND_STALE
+ * went by since the first: one thread's records are written within
+ * microseconds, so after a loss of records a thread's part is not taken
+ * for another's that reuses its ID.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "backend.h"
+#include "perf_ends.h"
+#include "perf_ring.h"
+#include "perf_ends_impl.h"
+
+#define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
+
+/* Done with p: the last takes its place (buffers swapped). */
+static void
+pend_drop(struct cpc_ends *en, struct pend *p)
+{
+	struct pend last = en->e_pend[--en->e_npend];
+
+	if (p != &en->e_pend[en->e_npend]) {
+		en->e_pend[en->e_npend] = *p;
+		*p = last;
+	}
+}
+
+/*
+ * Forget the threads whose first record is PEND_STALE older than the
+ * latest record read: the records of theirs still to come were lost.
+ */
+static void
+pend_prune(struct cpc_ends *en, hrtime_t now)
+{
+	int i;
+
+	for (i = en->e_npend - 1; i >= 0; i--)
+		if (now - en->e_pend[i].p_t0 > PEND_STALE)
+			pend_drop(en, &en->e_pend[i]);
+}
+
+static void
+pend_init(struct pend *p, int nfds, pid_t pid, pid_t tid, hrtime_t t)
+{
+	memset(p->p_have, 0, nfds);
+	p->p_pid = pid;
+	p->p_tid = tid;
+	p->p_nhave = 0;
+	p->p_nrec = 0;
+	p->p_t0 = t;
+}
+
+/* The pending thread tid, made if new; NULL without memory. */
+static struct pend *
+pend_get(struct cpc_ends *en, int nfds, pid_t pid, pid_t tid, hrtime_t t)
+{
+	struct pend *p;
+	int i;
+
+	for (i = 0; i < en->e_npend; i++)
+		if (en->e_pend[i].p_tid == tid) {
+			p = &en->e_pend[i];
+			if (t - p->p_t0 > PEND_STALE)
+				pend_init(p, nfds, pid, tid, t);
+			return p;
+		}
+	if (en->e_npend == en->e_cap) {
+		int cap = en->e_cap ? 2 * en->e_cap : 8;
+
+		p = realloc(en->e_pend, cap * sizeof(*p));
+		if (p == NULL)
+			return NULL;
+		memset(p + en->e_cap, 0, (cap - en->e_cap) * sizeof(*p));
+		en->e_pend = p;
+		en->e_cap = cap;
+	}
+	p = &en->e_pend[en->e_npend];
+	if ((p->p_vals == NULL &&
+	    (p->p_vals = calloc(nfds, sizeof(uint64_t))) == NULL) ||
+	    (p->p_have == NULL && (p->p_have = calloc(nfds, 1)) == NULL))
+		return NULL;
+	pend_init(p, nfds, pid, tid, t);
+	en->e_npend++;
+	return p;
+}
+
+struct walk {
+	cpc_t		*w_cpc;
+	cpc_set_t	*w_set;
+	cpc_buf_t	*w_buf;
+	cpc_lwp_fn_t	*w_fn;
+	void		*w_arg;
+	int		 w_n;
+};
+
+/* Report ev with buf zero but for the time; fn's return. */
+static int
+emit(struct walk *w, cpc_lwp_event_t *ev)
+{
+	cpc_buf_t *b = w->w_buf;
+
+	memset(b->cb_vals, 0, b->cb_nreqs * sizeof(uint64_t));
+	b->cb_scaled = 0;
+	b->cb_ena = b->cb_run = 0;
+	b->cb_tick = 0;
+	b->cb_hrtime = ev->le_time;
+	w->w_n++;
+	return w->w_fn(w->w_arg, ev, b);
+}
+
+/* A thread that every event has given its values: reported. */
+static int
+emit_end(struct walk *w, const struct pend *p, hrtime_t time)
+{
+	cpc_set_t *set = w->w_set;
+	struct cpc_ends *en = set->cs_endst;
+	cpc_lwp_event_t ev = { .le_what = CPC_LWP_END, .le_pid = p->p_pid,
+	    .le_tid = p->p_tid, .le_time = time };
+	cpc_buf_t *b = w->w_buf;
+	int i;
+
+	en->e_rb[0] = (uint64_t)set->cs_nfds;
+	en->e_rb[1] = p->p_ena;
+	en->e_rb[2] = p->p_run;
+	for (i = 0; i < set->cs_nfds; i++) {
+		en->e_rb[3 + 2 * i] = p->p_vals[i];
+		en->e_rb[4 + 2 * i] = en->e_ids[i];
+	}
+	cpc_perf_values(set, en->e_rb, NULL, b->cb_vals, &b->cb_scaled);
+	b->cb_ena = en->e_rb[1];
+	b->cb_run = en->e_rb[2];
+	b->cb_tick = 0;
+	b->cb_hrtime = time;
+	w->w_n++;
+	return w->w_fn(w->w_arg, &ev, b);
+}
+
+/* A READ record at off (after its header), end its end: fn's return. */
+static int
+on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
+{
+	cpc_set_t *set = w->w_set;
+	struct cpc_ends *en = set->cs_endst;
+	uint64_t pt = ring_u64(rg, off), nr = ring_u64(rg, off + 8), k;
+	hrtime_t time = REC_TIME(rg, end);
+	struct pend *p;
+	int i, had, rc = 0;
+
+	p = pend_get(en, set->cs_nfds, (pid_t)u32_first(pt),
+	    (pid_t)u32_second(pt), time);
+	if (p == NULL) {
+		report(w->w_cpc, "cpc_lwp_events", -1, "out of memory: the "
+		    "counts of thread %d are lost", (int)u32_second(pt));
+		return 0;
+	}
+	if (p->p_nrec++ == 0) {
+		p->p_ena = ring_u64(rg, off + 16);
+		p->p_run = ring_u64(rg, off + 24);
+	}
+	had = p->p_nhave;
+	for (k = 0; k < nr && off + 48 + 16 * k <= end - 24; k++) {
+		uint64_t v = ring_u64(rg, off + 32 + 16 * k);
+		uint64_t id = ring_u64(rg, off + 40 + 16 * k);
+
+		for (i = 0; i < set->cs_nfds; i++)
+			if (en->e_ids[i] == id && !p->p_have[i]) {
+				p->p_have[i] = 1;
+				p->p_vals[i] = v;
+				p->p_nhave++;
+			}
+	}
+	if (had < set->cs_nfds && p->p_nhave == set->cs_nfds) {
+		/*
+		 * With a tid equal to the pid, another thread's exec (see
+		 * above): its COMM, from its copy of a CPU's dummy, follows.
+		 */
+		rc = emit_end(w, p, time);
+	}
+	if (p->p_nrec >= set->cs_nfds)
+		pend_drop(en, p);
+	return rc;
+}
+
+/* The record at the ring's tail, header h: fn's return, or 0. */
+static int
+on_record(struct walk *w, const struct ring *rg,
+    const struct perf_event_header *h)
+{
+	uint64_t off = *rg->rg_tail + sizeof(*h), end = *rg->rg_tail + h->size;
+	cpc_lwp_event_t ev = { 0 };
+	pid_t pid = w->w_set->cs_endst->e_pid;
+	uint64_t a, b;
+
+	switch (h->type) {
+	case PERF_RECORD_READ:
+		return on_read(w, rg, off, end);
+	case PERF_RECORD_FORK:
+		a = ring_u64(rg, off);		/* pid, ppid */
+		b = ring_u64(rg, off + 8);	/* tid, ptid */
+		if ((pid_t)u32_second(a) != pid)
+			return 0;		/* another process's */
+		ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
+		if (u32_first(a) == u32_second(a)) {
+			ev.le_what = CPC_LWP_CREATE;
+			ev.le_pid = (pid_t)u32_first(a);
+			ev.le_tid = (pid_t)u32_first(b);
+		} else {
+			ev.le_what = CPC_LWP_FORK;
+			ev.le_pid = (pid_t)u32_second(a);
+			ev.le_tid = (pid_t)u32_second(b);
+			ev.le_child = (pid_t)u32_first(a);
+		}
+		return emit(w, &ev);
+	case PERF_RECORD_COMM:
+		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+			return 0;	/* a thread named itself */
+		a = ring_u64(rg, off);
+		if ((pid_t)u32_first(a) != pid)
+			return 0;
+		ev.le_what = CPC_LWP_EXEC;
+		ev.le_pid = (pid_t)u32_first(a);
+		ev.le_tid = (pid_t)u32_second(a);
+		/* The name: 16 bytes at most, NUL-padded to 8. */
+		for (b = 0; b < 2 && off + 16 + 8 * b <= end - 24; b++) {
+			uint64_t w8 = ring_u64(rg, off + 8 + 8 * b);
+
+			memcpy(ev.le_comm + 8 * b, &w8, 8);
+		}
+		ev.le_time = REC_TIME(rg, end);
+		w->w_set->cs_endst->e_done = 1;
+		return emit(w, &ev);
+	case PERF_RECORD_LOST:
+		ev.le_what = CPC_LWP_LOST;
+		ev.le_lost = ring_u64(rg, off + 8);
+		ev.le_time = REC_TIME(rg, end);
+		return emit(w, &ev);
+	default:
+		return 0;	/* PERF_RECORD_EXIT: the READ says more */
+	}
+}
+
+static uint64_t
+head_of(const struct ering *r)
+{
+	const struct perf_event_mmap_page *mp = r->r_map;
+
+	return r->r_map == NULL ? r->r_tail :
+	    __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+}
+
+/* The header of the record at off in r. */
+static struct perf_event_header
+header_at(const struct ering *r, uint64_t off)
+{
+	struct perf_event_header h;
+	uint64_t word = ring_u64(&r->r_rg, off);
+
+	memcpy(&h, &word, sizeof(h));
+	return h;
+}
+
+/* Whether the record at off in r, before lim, is one to read. */
+static int
+rec_ok(const struct ering *r, uint64_t off, uint64_t lim)
+{
+	struct perf_event_header h = header_at(r, off);
+
+	return h.size >= sizeof(h) + 24 && off + h.size <= lim;
+}
+
+/*
+ * How far this walk reads each ring (see the top): the READ rings to
+ * their heads, loaded between two loads of the CPU rings' heads, which
+ * are read to the second but for an exec's COMM seen only then.  The
+ * time of the first such COMM, or INT64_MAX: nothing later is read.
+ */
+static hrtime_t
+walk_limits(struct cpc_ends *en)
+{
+	hrtime_t stop = INT64_MAX;
+	int i;
+
+	for (i = en->e_nread; i < en->e_nring; i++)
+		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+	for (i = 0; i < en->e_nread; i++)
+		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+	for (i = en->e_nread; i < en->e_nring; i++) {
+		struct ering *r = &en->e_ring[i];
+		uint64_t off = r->r_lim, head = head_of(r);
+
+		while (off + 8 <= head && rec_ok(r, off, head)) {
+			struct perf_event_header h = header_at(r, off);
+
+			if (h.type == PERF_RECORD_COMM &&
+			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+				hrtime_t t = REC_TIME(&r->r_rg, off + h.size);
+
+				stop = t < stop ? t : stop;
+				break;
+			}
+			off += h.size;
+		}
+		r->r_lim = off;
+	}
+	return stop;
+}
+
+/*
+ * The ring whose next record is the oldest, before stop; -1 when none.
+ * A damaged ring is reported and dropped.
+ */
+static int
+oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
+{
+	hrtime_t best = stop;
+	int i, at = -1;
+
+	for (i = 0; i < en->e_nring; i++) {
+		struct ering *r = &en->e_ring[i];
+		hrtime_t t;
+
+		if (r->r_tail + 8 > r->r_lim)
+			continue;
+		if (!rec_ok(r, r->r_tail, r->r_lim)) {
+			report(cpc, "cpc_lwp_events", -1, "a ring of thread "
+			    "reports is damaged (a record of %u bytes): the "
+			    "rest of it is dropped",
+			    (unsigned)header_at(r, r->r_tail).size);
+			r->r_tail = r->r_lim;
+			continue;
+		}
+		t = REC_TIME(&r->r_rg, r->r_tail + header_at(r, r->r_tail).size);
+		if (t < best) {
+			best = t;
+			at = i;
+		}
+	}
+	return at;
+}
+
+/*
+ * A record that finds no room is lost, and the kernel says how many in
+ * a PERF_RECORD_LOST when the next record fits.  When a ring has no room
+ * for its largest record now, some may have been lost since the last
+ * walk that the kernel cannot say yet (or ever, if nothing more comes).
+ */
+static int
+ring_full(const struct cpc_ends *en)
+{
+	int i;
+
+	for (i = 0; i < en->e_nring; i++) {
+		const struct ering *r = &en->e_ring[i];
+
+		if (r->r_map != NULL && r->r_rg.rg_size -
+		    (head_of(r) - r->r_tail) < r->r_maxrec)
+			return 1;
+	}
+	return 0;
+}
+
+int
+cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
+    cpc_lwp_fn_t *fn, void *arg)
+{
+	struct cpc_ends *en = set->cs_endst;
+	struct walk w = { cpc, set, buf, fn, arg, 0 };
+	hrtime_t stop, tlast = 0;
+	int i, at, halt = 0;
+
+	if (en->e_done)
+		return 0;
+	if (ring_full(en)) {
+		cpc_lwp_event_t ev = { .le_what = CPC_LWP_LOST,
+		    .le_time = cpc_hrnow() };
+
+		halt = emit(&w, &ev);
+	}
+	stop = walk_limits(en);
+	while (!halt && !en->e_done && (at = oldest(cpc, en, stop)) >= 0) {
+		struct ering *r = &en->e_ring[at];
+		struct perf_event_header h = header_at(r, r->r_tail);
+
+		halt = on_record(&w, &r->r_rg, &h);
+		tlast = REC_TIME(&r->r_rg, r->r_tail + h.size);
+		r->r_tail += h.size;
+	}
+	for (i = 0; i < en->e_nring; i++)
+		if (en->e_ring[i].r_map != NULL)
+			__atomic_store_n(&((struct perf_event_mmap_page *)
+			    en->e_ring[i].r_map)->data_tail,
+			    en->e_ring[i].r_tail, __ATOMIC_RELEASE);
+	if (tlast != 0)
+		pend_prune(en, tlast);
+	if (en->e_done)
+		cpc_perf_ends_cpus_close(en);
+	return w.w_n;
+}
+
+int
+cpc_perf_lwp_fd(cpc_set_t *set)
+{
+	return set->cs_endst != NULL ? set->cs_endst->e_poll : -1;
+}
