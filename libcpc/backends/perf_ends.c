@@ -78,12 +78,6 @@
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
 /*
- * Every record ends with pid and tid, the time, and the id of the event
- * that wrote it (sample_id_all).
- */
-#define ENDS_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			 PERF_SAMPLE_IDENTIFIER)
-/*
  * Root's rings: the counters' 4 MiB in all, the CPUs' 4 MiB in all with
  * 512 KiB each at least (others: what perf_event_mlock_kb allows).
  */
@@ -95,35 +89,12 @@
 /* CPU numbers looked for. */
 #define CPU_IDS		8192
 
-static void
-ends_common(struct perf_event_attr *a)
-{
-	a->sample_type = ENDS_TYPE;
-	a->sample_id_all = 1;
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC;
-}
-
 void
 cpc_perf_ends_attr(struct perf_event_attr *a)
 {
 	a->inherit_stat = 1;
 	a->remove_on_exec = 1;
-	ends_common(a);
-}
-
-static void
-dummy_attr(struct perf_event_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = PERF_TYPE_SOFTWARE;
-	a->config = PERF_COUNT_SW_DUMMY;
-	/* What it counts: nothing; so nothing of the kernel's (paranoid 2). */
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-	a->watermark = 1;
-	ends_common(a);
+	cpc_ends_common(a);
 }
 
 /*
@@ -300,7 +271,7 @@ open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
 	size_t data = ring_data(share / (size_t)en->e_nread);
 	int i;
 
-	dummy_attr(&a);
+	cpc_ends_dummy_attr(&a);
 	for (i = 0; i < en->e_nread; i++) {
 		struct ering *r = &en->e_ring[i];
 
@@ -346,7 +317,7 @@ open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
 	int ncpu = en->e_nring - en->e_nread, k, sys = 1;
 	size_t data = ring_data(share);
 
-	dummy_attr(&a);
+	cpc_ends_dummy_attr(&a);
 	a.task = 1;
 	a.comm = 1;
 	a.comm_exec = 1;
@@ -400,6 +371,16 @@ open_poll(struct cpc_ends *en)
 	return 0;
 }
 
+/* Why the bind of t cannot keep its threads' counts: why, and more. */
+static void
+ends_refused(cpc_t *cpc, const struct cpc_target *t, const char *why,
+    const char *more)
+{
+	report(cpc, t->t_fn, -1, "cannot keep the counts of the threads of "
+	    "thread %d as they end (CPC_BIND_LWP_ENDS): %s%s", (int)t->t_tid,
+	    why, more);
+}
+
 /* The rings, after the group: 0, or -1 reported. */
 int
 cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
@@ -410,12 +391,10 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 
 	if ((e = cpc_perf_ends_probe()) <= 0) {
 		e = e == 0 ? ENOTSUP : errno;
-		report(cpc, t->t_fn, -1, "cannot keep the counts of the threads "
-		    "of thread %d as they end (CPC_BIND_LWP_ENDS): %s", (int)
-		    t->t_tid, e == ENOTSUP ? "this kernel does not report an "
-		    "inherited counter's thread at its end (Linux 5.13 to 6.17 "
-		    "without the fix \"perf/core: Fix missing read event "
-		    "generation on task exit\")" : strerror(e));
+		ends_refused(cpc, t, e == ENOTSUP ? "this kernel does not "
+		    "report an inherited counter's thread at its end (Linux "
+		    "5.13 to 6.17 without the fix \"perf/core: Fix missing "
+		    "read event generation on task exit\")" : strerror(e), "");
 		errno = e;
 		return -1;
 	}
@@ -440,10 +419,8 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 fail:
 	e = errno;
 	free(cpus);
-	report(cpc, t->t_fn, -1, "cannot keep the counts of the threads of "
-	    "thread %d as they end (CPC_BIND_LWP_ENDS): %s%s", (int)t->t_tid,
-	    strerror(e), e == EPERM || e == ENOMEM ? " (its rings are over "
-	    "kernel.perf_event_mlock_kb?)" : "");
+	ends_refused(cpc, t, strerror(e), e == EPERM || e == ENOMEM ?
+	    " (its rings are over kernel.perf_event_mlock_kb?)" : "");
 	cpc_perf_ends_close(set);
 	errno = e == EPERM || e == ENOMEM ? EAGAIN : e;
 	return -1;

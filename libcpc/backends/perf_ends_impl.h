@@ -1,17 +1,52 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * perf_ends_impl.h - the state of a set bound with CPC_BIND_LWP_ENDS,
- * shared by perf_ends.c (its rings opened and closed) and
- * perf_ends_walk.c (their records read).
+ * shared by perf_ends.c (its rings opened and closed),
+ * perf_ends_walk.c (their records read) and perf_endsprobe.c (the
+ * kernel tried): the events' attributes, the records' shape.
  */
 #ifndef CPC_PERF_ENDS_IMPL_H
 #define CPC_PERF_ENDS_IMPL_H
 
 #include <stdint.h>
+#include <string.h>
+#include <time.h>
 #include <sys/types.h>
+#include <linux/perf_event.h>
 
 #include "backend.h"
 #include "perf_ring.h"
+
+/*
+ * Every record ends with pid and tid, the time, and the id of the event
+ * that wrote it (sample_id_all).
+ */
+#define ENDS_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_IDENTIFIER)
+
+static inline void
+cpc_ends_common(struct perf_event_attr *a)
+{
+	a->sample_type = ENDS_TYPE;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+}
+
+/* A counter-less event (a ring's owner): counts nothing of the kernel's. */
+static inline void
+cpc_ends_dummy_attr(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	/* What it counts: nothing; so nothing of the kernel's (paranoid 2). */
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->watermark = 1;
+	cpc_ends_common(a);
+}
 
 /* A record's time (sample_id_all: pid and tid, time, id at its end). */
 #define REC_TIME(rg, end)	((hrtime_t)ring_u64((rg), (end) - 16))
@@ -39,6 +74,8 @@ struct ering {
 	uint64_t	 r_tail;
 	uint64_t	 r_lim;		/* the walk's end of it */
 	uint64_t	 r_maxrec;	/* its largest record */
+	uint64_t	 r_tnat;	/* r_tail + 1 when r_tnext is known */
+	hrtime_t	 r_tnext;	/* the time of the record at r_tail */
 	struct ring	 r_rg;
 };
 

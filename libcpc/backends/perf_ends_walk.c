@@ -329,7 +329,8 @@ walk_limits(struct cpc_ends *en)
 
 /*
  * The ring whose next record is the oldest, before stop; -1 when none.
- * A damaged ring is reported and dropped.
+ * A damaged ring is reported and dropped.  A ring's next time is kept
+ * until its tail moves: one record is taken at a time, from one ring.
  */
 static int
 oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
@@ -343,15 +344,21 @@ oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
 
 		if (r->r_tail + 8 > r->r_lim)
 			continue;
-		if (!rec_ok(r, r->r_tail, r->r_lim)) {
+		if (r->r_tnat == r->r_tail + 1) {
+			t = r->r_tnext;		/* known from the last look */
+		} else if (!rec_ok(r, r->r_tail, r->r_lim)) {
 			report(cpc, "cpc_lwp_events", -1, "a ring of thread "
 			    "reports is damaged (a record of %u bytes): the "
 			    "rest of it is dropped",
 			    (unsigned)header_at(r, r->r_tail).size);
 			r->r_tail = r->r_lim;
 			continue;
+		} else {
+			t = REC_TIME(&r->r_rg, r->r_tail +
+			    header_at(r, r->r_tail).size);
+			r->r_tnext = t;
+			r->r_tnat = r->r_tail + 1;
 		}
-		t = REC_TIME(&r->r_rg, r->r_tail + header_at(r, r->r_tail).size);
 		if (t < best) {
 			best = t;
 			at = i;

@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "perf_ends.h"
 #include "perf_ring.h"
+#include "perf_ends_impl.h"
 
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
@@ -46,14 +47,7 @@ open_dummy(int inherit, int group)
 {
 	struct perf_event_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_DUMMY;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.sample_type = PERF_SAMPLE_TID;
-	a.sample_id_all = 1;
+	cpc_ends_dummy_attr(&a);
 	a.inherit = inherit;
 	a.inherit_thread = inherit;
 	a.inherit_stat = inherit;
