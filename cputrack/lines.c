@@ -139,13 +139,20 @@ fmt_values(hrtime_t t, pid_t pid, long lwp, const char *kind, int set,
 void
 line_values(pid_t pid, pid_t lwp, const char *kind, int set, cpc_buf_t *buf)
 {
+	line_values_at(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind, set, buf);
+}
+
+/* The same at time t, not the buffer's. */
+void
+line_values_at(hrtime_t t, pid_t pid, pid_t lwp, const char *kind, int set,
+    cpc_buf_t *buf)
+{
 	if (T.outfail)
 		return;
 	if (T.fmt != NULL) {
-		fmt_values(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind, set,
-		    buf, 0);
+		fmt_values(t, pid, lwp, kind, set, buf, 0);
 	} else {
-		line_head(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind);
+		line_head(t, pid, lwp, kind);
 		out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs +
 		    smpl_nreqs(&T.o->o_smpl),
 		    T.o->o_tick, set_note(set));

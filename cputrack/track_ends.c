@@ -5,11 +5,13 @@
  * A ptrace stop at every thread's birth and end costs the command about
  * 50 us a thread (bench/ptfloor.c), more than perf stat's whole cost of a
  * thread.  Where nothing needs a thread stopped - no ticks (-T 0), one
- * set, a command of ours (not -p), no -e, -f, -v, -t or -S - the one set
+ * set, a command of ours (not -p), no -e, -v, -t or -S - the one set
  * is bound to the command's first thread with CPC_BIND_LWP_INHERIT and
  * CPC_BIND_LWP_ENDS before it runs: the kernel copies the counters into
  * each new thread at its creation, and when one ends it keeps that
- * thread's own counts for us.  libpctx then lets the command go
+ * thread's own counts for us.  With -f, CPC_BIND_LWP_FORKS as well: the
+ * kernel copies them into each process forked too (see Fork and exec
+ * under -f, below).  libpctx then lets the command go
  * (pctx_detach), and a reader thread prints each report the library
  * gives, as the ptrace run prints the same events:
  *
@@ -23,11 +25,22 @@
  * The first thread's own counts are never reported apart, as in the
  * ptrace run: they are in the exit (or total) line, read from the set
  * once the command is reaped, which sums every thread's.
+ *
+ * Fork and exec under -f.  A forked process (a kid) is counted from its
+ * fork to its exit or exec, as the ptrace run counts it: its threads'
+ * ends are summed into its exit or exec line, printed when the library
+ * reports its last thread's exit or its exec.  The set's count is then
+ * the whole tree's, so the command's own is it less every kid's; the
+ * command's exit (or exec) line is printed last, once no kid is left:
+ * only then is that difference exact, the kids' counts all in.  A kid
+ * whose end was not reported (reports lost) is given up once it is
+ * gone (its exit line holds what came).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <time.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,6 +64,13 @@
  */
 #define POLL_MS		10
 
+/* -f: a process forked in the tree, until its exit or exec. */
+struct kid {
+	pid_t		 k_pid;
+	int		 k_gone;	/* drains since it was seen gone */
+	cpc_buf_t	*k_acc;		/* its ended threads' counts */
+};
+
 static struct {
 	struct setgrp	*sg;
 	cpc_set_t	*set;
@@ -64,6 +84,20 @@ static struct {
 	int		 over;		/* exec or totals printed: no more */
 	int		 execthr;	/* another thread than the first exec'd */
 	int		 lostsaid;
+	int		 tree;		/* -f: the kids too */
+	struct kid	*kids;
+	int		 nkids;
+	int		 kidcap;
+	int		 kidlost;	/* a kid was given up */
+	cpc_buf_t	*kidsum;	/* every kid's counts */
+	int		 rootlive;	/* the command neither ended nor exec'd */
+	int		 rootgone;	/* drains since it was reaped */
+	int		 reaped;	/* the command was waited for */
+	int		 ntracked;	/* rootlive + nkids, for the main thread */
+	int		 rootexec;	/* -f: the command exec'd, then: */
+	hrtime_t	 roott;		/*  when it exec'd or exited */
+	pid_t		 roottid;	/*  the thread that exec'd */
+	char		 rootcmd[CMDMAX];
 } E = { .stopfd = -1 };
 
 /* Whether the options let the threads run without stops. */
@@ -71,38 +105,154 @@ static int
 applies(const struct topts *o)
 {
 	return o->o_msec == 0 && o->o_pid == 0 && o->o_nspecs == 1 &&
-	    !o->o_followexec && !o->o_followfork && !o->o_verbose &&
+	    !o->o_followexec && !o->o_verbose &&
 	    !o->o_tick && !smpl_on(&o->o_smpl);
 }
 
-/* The exec: the first thread's end if another exec'd, the exec lines. */
+/* The command line of pid that exec'd, or its program's name. */
+static void
+exec_cmd(const cpc_lwp_event_t *ev, char *cmd, size_t len)
+{
+	/* Gone by now, maybe: then the program's name. */
+	pctx_cmdline(ev->le_pid, cmd, len);
+	if (*cmd == '\0')
+		snprintf(cmd, len, "%s", ev->le_comm);
+}
+
+/* The exec line's note: the new command line. */
+static void
+exec_note(hrtime_t t, pid_t pid, pid_t tid, const char *cmd)
+{
+	char esc[4 * CMDMAX + 1];
+
+	if (T.fmt != NULL)
+		fmt_note(t, pid, tid, "exec", 0, cmd);
+	else
+		line_note(t, pid, tid, "exec", "'%s'",
+		    *cmd != '\0' ? escape(cmd, esc, sizeof(esc)) :
+		    "(unknown)");
+}
+
+/*
+ * The command's exec at t by tid, its own counts in E.tot: the first
+ * thread's end if another exec'd, the exec lines.
+ */
+static void
+root_exec(hrtime_t t, pid_t tid, const char *cmd)
+{
+	if (E.execthr) {
+		cpc_buf_sub(T.cpc, E.acc, E.tot, E.acc);
+		line_values_at(t, E.pid, E.pid, "lwp_exit", 0, E.acc);
+	}
+	line_values_at(t, E.pid, tid, "exec", 0, E.tot);
+	exec_note(t, E.pid, tid, cmd);
+}
+
+/* The exec, without -f: its counts are the set's now. */
 static void
 on_exec(const cpc_lwp_event_t *ev)
 {
-	char cmd[CMDMAX], esc[4 * CMDMAX + 1];
-	hrtime_t t;
+	char cmd[CMDMAX];
 
 	if (cpc_set_sample(T.cpc, E.set, E.tot) != 0) {
 		warnmsg("%d: exec: cannot read the counters: %s",
 		    (int)ev->le_pid, errh_last());
 		return;
 	}
-	if (E.execthr) {
-		cpc_buf_sub(T.cpc, E.acc, E.tot, E.acc);
-		line_values(ev->le_pid, ev->le_pid, "lwp_exit", 0, E.acc);
+	exec_cmd(ev, cmd, sizeof(cmd));
+	root_exec(cpc_buf_hrtime(T.cpc, E.tot), ev->le_tid, cmd);
+}
+
+static struct kid *
+kid_find(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < E.nkids; i++)
+		if (E.kids[i].k_pid == pid)
+			return &E.kids[i];
+	return NULL;
+}
+
+/* A kid from its fork on; NULL (said) without memory. */
+static struct kid *
+kid_add(pid_t pid)
+{
+	struct kid *k;
+
+	if (E.nkids == E.kidcap) {
+		int cap = E.kidcap ? 2 * E.kidcap : 16;
+
+		if ((k = realloc(E.kids, cap * sizeof(*k))) == NULL)
+			goto nomem;
+		E.kids = k;
+		E.kidcap = cap;
 	}
-	line_values(ev->le_pid, ev->le_tid, "exec", 0, E.tot);
-	t = cpc_buf_hrtime(T.cpc, E.tot);
-	/* Gone by now, maybe: then the program's name. */
-	pctx_cmdline(ev->le_pid, cmd, sizeof(cmd));
-	if (*cmd == '\0')
-		snprintf(cmd, sizeof(cmd), "%s", ev->le_comm);
-	if (T.fmt != NULL)
-		fmt_note(t, ev->le_pid, ev->le_tid, "exec", 0, cmd);
-	else
-		line_note(t, ev->le_pid, ev->le_tid, "exec", "'%s'",
-		    *cmd != '\0' ? escape(cmd, esc, sizeof(esc)) :
-		    "(unknown)");
+	k = &E.kids[E.nkids];
+	k->k_pid = pid;
+	k->k_gone = 0;
+	if ((k->k_acc = cpc_buf_create(T.cpc, E.set)) == NULL)
+		goto nomem;
+	E.nkids++;
+	return k;
+nomem:
+	warnmsg("%d: out of memory: its lines are missing", (int)pid);
+	return NULL;
+}
+
+/* A kid's exit or exec line, into the tree's total; forgotten. */
+static void
+kid_done(struct kid *k, hrtime_t t, pid_t lwp, const char *kind)
+{
+	line_values_at(t, k->k_pid, lwp, kind, 0, k->k_acc);
+	if (T.tree != NULL)
+		cpc_buf_add(T.cpc, T.tree[0], T.tree[0], k->k_acc);
+	T.nprocs++;
+	cpc_buf_destroy(T.cpc, k->k_acc);
+	*k = E.kids[--E.nkids];
+}
+
+/* A kid's thread ended: into the kid's counts, and its line. */
+static void
+kid_end(const cpc_lwp_event_t *ev, cpc_buf_t *buf)
+{
+	struct kid *k = kid_find(ev->le_pid);
+
+	/* Its fork's report was lost: counted from here. */
+	if (k == NULL && (k = kid_add(ev->le_pid)) == NULL)
+		return;
+	cpc_buf_add(T.cpc, k->k_acc, k->k_acc, buf);
+	cpc_buf_add(T.cpc, E.kidsum, E.kidsum, buf);
+	if (ev->le_tid != ev->le_pid)
+		line_values(ev->le_pid, ev->le_tid, "lwp_exit", 0, buf);
+}
+
+/* -f: an exec, or a process's end; the kid's lines, the command's later. */
+static void
+tree_end(const cpc_lwp_event_t *ev)
+{
+	struct kid *k;
+	char cmd[CMDMAX];
+
+	if (ev->le_pid == E.pid) {
+		E.rootlive = 0;
+		E.roott = ev->le_time;
+		if (ev->le_what == CPC_LWP_EXEC) {
+			E.rootexec = 1;
+			E.roottid = ev->le_tid;
+			exec_cmd(ev, E.rootcmd, sizeof(E.rootcmd));
+		}
+		return;
+	}
+	if ((k = kid_find(ev->le_pid)) == NULL)
+		return;
+	if (ev->le_what == CPC_LWP_EXIT) {
+		kid_done(k, ev->le_time, ev->le_pid, "exit");
+		return;
+	}
+	exec_cmd(ev, cmd, sizeof(cmd));
+	kid_done(k, ev->le_time, ev->le_tid, "exec");
+	exec_note(ev->le_time, ev->le_pid, ev->le_tid, cmd);
 }
 
 /* One report of the library: its line.  Non-zero: no more reports. */
@@ -117,6 +267,10 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 		line_values(ev->le_pid, ev->le_tid, "lwp_create", 0, buf);
 		break;
 	case CPC_LWP_END:
+		if (E.tree && ev->le_pid != E.pid) {
+			kid_end(ev, buf);
+			break;
+		}
 		cpc_buf_add(T.cpc, E.acc, E.acc, buf);
 		/* The thread that exec'd has taken the first one's id. */
 		if (ev->le_tid == ev->le_pid)
@@ -131,10 +285,19 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 		else
 			line_note(ev->le_time, ev->le_pid, ev->le_tid, "fork",
 			    "%d", (int)ev->le_child);
+		if (E.tree)
+			(void)kid_add(ev->le_child);
 		break;
 	case CPC_LWP_EXEC:
+		if (E.tree) {
+			tree_end(ev);
+			break;
+		}
 		on_exec(ev);
 		E.over = 1;
+		break;
+	case CPC_LWP_EXIT:
+		tree_end(ev);
 		break;
 	case CPC_LWP_LOST:
 		if (E.lostsaid++)
@@ -151,7 +314,39 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 		break;
 	}
 	out_check();
+	__atomic_store_n(&E.ntracked, E.rootlive + E.nkids, __ATOMIC_RELEASE);
 	return E.over || T.outfail;
+}
+
+/*
+ * -f: the processes whose end was not reported (their EXIT lost), given
+ * up once gone for a few drains: their records were all written before
+ * they went.  The command is gone once waited for.
+ */
+static void
+give_up_lost(void)
+{
+	int i;
+
+	for (i = E.nkids - 1; i >= 0; i--) {
+		struct kid *k = &E.kids[i];
+
+		if (kill(k->k_pid, 0) == 0 || errno != ESRCH) {
+			k->k_gone = 0;
+			continue;
+		}
+		if (++k->k_gone < 3)
+			continue;
+		if (!E.kidlost++)
+			warnmsg("%d: its end was not reported (reports lost): "
+			    "its exit line has the threads reported", 
+			    (int)k->k_pid);
+		kid_done(k, now(), k->k_pid, "exit");
+	}
+	if (E.rootlive && __atomic_load_n(&E.reaped, __ATOMIC_ACQUIRE) &&
+	    ++E.rootgone >= 3)
+		E.rootlive = 0;
+	__atomic_store_n(&E.ntracked, E.rootlive + E.nkids, __ATOMIC_RELEASE);
 }
 
 /* Every report waiting, printed, and written out at once. */
@@ -161,6 +356,8 @@ drain(void)
 	if (!E.over && !T.outfail &&
 	    cpc_lwp_events(T.cpc, E.set, E.buf, on_report, NULL) < 0)
 		warnmsg("%d: %s", (int)E.pid, errh_last());
+	if (E.tree && !E.over && !T.outfail)
+		give_up_lost();
 	if (!T.outfail) {
 		fflush(T.out);
 		out_check();
@@ -230,7 +427,13 @@ ends_cleanup(void)
 		cpc_buf_destroy(T.cpc, E.acc);
 	if (E.tot != NULL)
 		cpc_buf_destroy(T.cpc, E.tot);
-	E.buf = E.acc = E.tot = NULL;
+	if (E.kidsum != NULL)
+		cpc_buf_destroy(T.cpc, E.kidsum);
+	E.buf = E.acc = E.tot = E.kidsum = NULL;
+	while (E.nkids > 0)
+		cpc_buf_destroy(T.cpc, E.kids[--E.nkids].k_acc);
+	free(E.kids);
+	E.kids = NULL;
 	setgrp_destroy(E.sg);
 	E.sg = NULL;
 }
@@ -243,18 +446,26 @@ ends_start(void)
 	if (!applies(T.o))
 		return -1;
 	E.pid = T.rootpid;
+	E.tree = T.o->o_followfork;
+	E.rootlive = E.ntracked = 1;
 	if ((E.sg = setgrp_create_smpl(T.cpc, T.o->o_specs, 1, NULL)) ==
 	    NULL)
 		return -1;
 	E.set = setgrp_cur(E.sg)->se_set;
-	/* A kernel before 5.13 refuses: the ptrace run counts instead. */
+	/*
+	 * A kernel before 5.13 refuses, and -f where the library cannot
+	 * see every process's end: the ptrace run counts instead.
+	 */
 	if (cpc_bind_pctx(T.cpc, T.pctx, E.pid, E.set,
-	    CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS) != 0 ||
+	    CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS |
+	    (E.tree ? CPC_BIND_LWP_FORKS : 0)) != 0 ||
 	    (E.buf = cpc_buf_create(T.cpc, E.set)) == NULL ||
 	    (E.acc = cpc_buf_create(T.cpc, E.set)) == NULL ||
-	    (E.tot = cpc_buf_create(T.cpc, E.set)) == NULL) {
+	    (E.tot = cpc_buf_create(T.cpc, E.set)) == NULL ||
+	    (E.tree && (E.kidsum = cpc_buf_create(T.cpc, E.set)) == NULL)) {
 		if (T.o->o_debug)
-			warnmsg("threads are stopped at birth and end: %s",
+			warnmsg("%s are stopped at birth and end: %s",
+			    E.tree ? "threads and processes" : "threads",
 			    errh_last());
 		errh_clear();
 		ends_cleanup();
@@ -280,6 +491,26 @@ ends_start(void)
 	return 0;
 }
 
+/*
+ * -f: the command's own lines, its counts the set's less every kid's:
+ * its exec lines, or its line of kind (exit, or total after a signal,
+ * when the processes still running are in it).  Then into the tree's.
+ */
+static void
+root_lines(const char *kind)
+{
+	cpc_buf_sub(T.cpc, E.tot, E.tot, E.kidsum);
+	if (E.rootexec)
+		root_exec(E.roott, E.roottid, E.rootcmd);
+	else
+		line_values_at(E.roott != 0 && strcmp(kind, "exit") == 0 ?
+		    E.roott : cpc_buf_hrtime(T.cpc, E.tot), E.pid, E.pid,
+		    kind, 0, E.tot);
+	if (T.tree != NULL)
+		cpc_buf_add(T.cpc, T.tree[0], T.tree[0], E.tot);
+	T.nprocs++;
+}
+
 /* The reader stopped, the last reports, and the set's line of kind. */
 static void
 finish(const char *kind)
@@ -294,15 +525,31 @@ finish(const char *kind)
 		    kind, errh_last());
 		return;
 	}
-	line_values(E.pid, E.pid, kind, 0, E.tot);
+	if (E.tree)
+		root_lines(kind);
+	else
+		line_values(E.pid, E.pid, kind, 0, E.tot);
 	fflush(T.out);
 	out_check();
+}
+
+/* -f, the command waited for: until no kid is left, or a signal. */
+static void
+wait_tree(void)
+{
+	struct timespec ts = { 0, POLL_MS * 1000000L };
+
+	__atomic_store_n(&E.reaped, 1, __ATOMIC_RELEASE);
+	while (T.sig == 0 && !T.outfail &&
+	    __atomic_load_n(&E.ntracked, __ATOMIC_ACQUIRE) > 0)
+		nanosleep(&ts, NULL);
 }
 
 /*
  * Wait for the command.  A signal (or a failed write) ends the tracking
  * as in the ptrace run: the reports so far and a total line, then the
- * signal goes to the command, which is waited for.
+ * signal goes to the command, which is waited for.  -f: then for the
+ * kids still counted.
  */
 int
 ends_run(void)
@@ -319,10 +566,12 @@ ends_run(void)
 		finish("total");
 		forward();
 	}
+	if (E.tree && !E.over)
+		wait_tree();
 	/* A signal that came as the command ended ends the tracking too. */
 	finish(T.sig != 0 ? "total" : "exit");
 	/* Lines lost are cputrack's failure, as a failed write is. */
-	if (outfailed() || T.outfatal || E.lostsaid)
+	if (outfailed() || T.outfatal || E.lostsaid || E.kidlost)
 		return EXIT_OWNFAIL;
 	return wait_status(st);
 }

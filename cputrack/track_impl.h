@@ -60,6 +60,9 @@ void		title(void);
 /* A line of buf's values (set's), in the chosen format. */
 void		line_values(pid_t pid, pid_t lwp, const char *kind, int set,
 		    cpc_buf_t *buf);
+/* The same at time t, not the buffer's. */
+void		line_values_at(hrtime_t t, pid_t pid, pid_t lwp,
+		    const char *kind, int set, cpc_buf_t *buf);
 /* A text fork or exec-name line: blank values and " # note". */
 void		line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
 		    const char *fmt, ...)

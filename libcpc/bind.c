@@ -677,13 +677,16 @@ cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 	};
 
 	if (set == NULL || pctx == NULL || (pid_t)id <= 0 ||
-	    (flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS)) != 0 ||
-	    flags == CPC_BIND_LWP_ENDS) {
+	    (flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS |
+	    CPC_BIND_LWP_FORKS)) != 0 ||
+	    ((flags & CPC_BIND_LWP_ENDS) && !(flags & CPC_BIND_LWP_INHERIT)) ||
+	    ((flags & CPC_BIND_LWP_FORKS) && !(flags & CPC_BIND_LWP_ENDS))) {
 		errno = EINVAL;
 		return -1;
 	}
 	t.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0;
-	t.t_ends = (flags & CPC_BIND_LWP_ENDS) != 0;
+	t.t_ends = (flags & CPC_BIND_LWP_FORKS) ? CPC_ENDS_TREE :
+	    (flags & CPC_BIND_LWP_ENDS) != 0;
 	/* An inheriting group holds the ended threads' counts: afresh. */
 	if (set->cs_open && (t.t_inherit || set->cs_inherit))
 		cpc_set_release(cpc, set);

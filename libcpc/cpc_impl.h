@@ -97,6 +97,9 @@ enum cpc_bindkind {
  * resets and enables it.  cs_open says the fds exist; cs_bound says the
  * set is counting for the user.
  */
+/* cs_ends, t_ends: CPC_BIND_LWP_FORKS as well (the forked processes). */
+#define CPC_ENDS_TREE	2
+
 struct cpc_set {
 	struct cpc_request	*cs_reqs;
 	int			 cs_nreqs;
@@ -107,7 +110,8 @@ struct cpc_set {
 	int			 cs_cpu;	/* CPC_BIND_CPU */
 	pid_t			 cs_tid;	/* CURLWP, PCTX */
 	int			 cs_inherit;	/* CPC_BIND_LWP_INHERIT */
-	int			 cs_ends;	/* CPC_BIND_LWP_ENDS */
+	int			 cs_ends;	/* CPC_BIND_LWP_ENDS: 1, or
+						   CPC_ENDS_TREE with FORKS */
 	struct cpc_ends		*cs_endst;	/* its reports (backend's) */
 	int			 cs_emtovf;	/* CPC_BIND_EMT_OVF */
 	int			*cs_fds;	/* in open order: the leader, */

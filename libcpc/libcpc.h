@@ -44,6 +44,7 @@ extern "C" {
 #define CPC_BIND_LWP_INHERIT	0x1
 #define CPC_BIND_EMT_OVF	0x2
 #define CPC_BIND_LWP_ENDS	0x100	/* Linux: cpc_bind_pctx, see there */
+#define CPC_BIND_LWP_FORKS	0x200	/* Linux: with CPC_BIND_LWP_ENDS */
 
 /* Capabilities (cpc_caps). */
 #define CPC_CAP_OVERFLOW_INTERRUPT	0x1
@@ -232,14 +233,27 @@ int	cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
  * or overflow requests.  Linux 5.13 and later (EINVAL before), with the
  * fix "perf/core: Fix missing read event generation on task exit" (6.18
  * and the stable kernels it went to; ENOTSUP without it).
+ *
+ * CPC_BIND_LWP_FORKS, with both, counts the processes forked from then
+ * on too, each with copies of the same set from its fork to its own exec
+ * or end, and their children likewise: cpc_lwp_events then reports the
+ * threads, forks, ends and execs of every such process (le_pid says
+ * which; after its exec a process is no longer counted or reported), and
+ * CPC_LWP_EXIT once the last thread of one has ended.  The set's count
+ * is the whole tree's: the target's own threads' and every ended or
+ * exec'd process's.  It needs the whole processors' side-band records
+ * (root, CAP_PERFMON, or perf_event_paranoid 0 or less) and every
+ * processor online at the bind; ENOTSUP otherwise.
  */
 typedef enum {
 	CPC_LWP_CREATE = 1,	/* le_tid was created, counting from 0 */
 	CPC_LWP_END,		/* le_tid ended: buf holds its counts */
 	CPC_LWP_FORK,		/* le_tid forked process le_child */
 	CPC_LWP_EXEC,		/* the process exec'd: the set counts no more */
-	CPC_LWP_LOST		/* le_lost reports did not fit the ring (0:
+	CPC_LWP_LOST,		/* le_lost reports did not fit the ring (0:
 				   some, how many is not known) */
+	CPC_LWP_EXIT		/* CPC_BIND_LWP_FORKS: process le_pid ended,
+				   le_tid its last thread, after its ENDs */
 } cpc_lwp_what_t;
 
 typedef struct cpc_lwp_event {

@@ -27,7 +27,8 @@ struct cpc_target {
 	pid_t			t_tid;		/* thread, 0 = caller */
 	int			t_inherit;	/* CPC_BIND_LWP_INHERIT */
 	int			t_emtovf;	/* CPC_BIND_EMT_OVF */
-	int			t_ends;		/* CPC_BIND_LWP_ENDS */
+	int			t_ends;		/* CPC_BIND_LWP_ENDS (1, or
+						   CPC_ENDS_TREE) */
 	const char		*t_fn;		/* the API call, for errors */
 };
 

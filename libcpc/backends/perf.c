@@ -193,8 +193,11 @@ fill_attr(const cpc_set_t *set, const struct cpc_request *r, int leader,
 	a->read_format = RDFMT;
 	a->disabled = leader;
 	a->inherit = set->cs_inherit;
-	/* New threads count into the group; forked processes never do. */
-	a->inherit_thread = set->cs_inherit;
+	/*
+	 * New threads count into the group; forked processes only under
+	 * CPC_BIND_LWP_FORKS.
+	 */
+	a->inherit_thread = set->cs_inherit && set->cs_ends != CPC_ENDS_TREE;
 	if (!sub && r->cr_ovf)
 		a->sample_period = 0 - r->cr_cur;
 	if (set->cs_ends)

@@ -39,6 +39,15 @@
  *				brought online later (which a whole CPU's
  *				dummy cannot be opened for before).
  *
+ * CPC_BIND_LWP_FORKS: the counting events are copied into forked
+ * processes as well (perf.c), and the CPUs' dummies are the whole CPUs'
+ * only, every CPU online: a process's last thread is known to have ended
+ * by its PERF_RECORD_EXIT, which the kernel writes to the whole CPU's
+ * dummy after the thread's READ records (its own task's dummy would
+ * have it first), and a copy on the target for a CPU offline now would
+ * miss the processes forked on it.  Else ENOTSUP, and the caller stops
+ * the processes instead.
+ *
  * A thread that execs takes the process ID as its own (execve(2)), so an
  * exec by a thread other than the target is its READ records with a tid
  * equal to the pid, the removal of its events (the target never writes
@@ -54,6 +63,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +241,7 @@ cpc_perf_ends_close(cpc_set_t *set)
 		free(en->e_pend[i].p_have);
 	}
 	free(en->e_pend);
+	free(en->e_procs);
 	free(en->e_ring);
 	free(en->e_ids);
 	free(en->e_rb);
@@ -291,30 +302,40 @@ open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
  * CAP_PERFMON, or perf_event_paranoid -1 or 0), which costs the target's
  * threads nothing, its records of other processes left out (on_record);
  * else, or on a CPU offline now, the target's, copied into each thread
- * it creates (about 2 us a thread).  *sys: whether to try the first.
+ * it creates (about 2 us a thread).  *sys: whether to try the first
+ * (-1: that one only, FORKS).
  */
 static int
 open_cpu(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
     size_t data, int *sys)
 {
-	if (*sys) {
+	int e;
+
+	if (*sys != 0) {
 		a->inherit = a->inherit_thread = 0;
 		if (ring_open(r, a, -1, cpu, data) == 0)
 			return 0;
-		if (errno == EACCES || errno == EPERM)
-			*sys = 0;
+		e = errno;
 		ring_close(r);
+		errno = e;
+		if (*sys < 0)
+			return -1;	/* FORKS: the whole CPU's or none */
+		if (e == EACCES || e == EPERM)
+			*sys = 0;
 	}
 	a->inherit = a->inherit_thread = 1;
 	return ring_open(r, a, tid, cpu, data);
 }
 
-/* The CPUs' rings, of new threads, forks and the exec.  0, or -1. */
+/*
+ * The CPUs' rings, of new threads, forks and the exec (FORKS: and
+ * threads' exits).  0, or -1.
+ */
 static int
 open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
 {
 	struct perf_event_attr a;
-	int ncpu = en->e_nring - en->e_nread, k, sys = 1;
+	int ncpu = en->e_nring - en->e_nread, k, sys = en->e_tree ? -1 : 1;
 	size_t data = ring_data(share);
 
 	cpc_ends_dummy_attr(&a);
@@ -350,6 +371,30 @@ tgid_of(pid_t tid)
 		}
 	fclose(f);
 	return pid;
+}
+
+/* FORKS: the target's process, counted with its threads now. */
+static int
+procs_init(struct cpc_ends *en)
+{
+	char path[48];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)en->e_pid);
+	if ((dir = opendir(path)) != NULL) {
+		while ((d = readdir(dir)) != NULL)
+			n += d->d_name[0] != '.';
+		closedir(dir);
+	}
+	if ((en->e_procs = malloc(4 * sizeof(*en->e_procs))) == NULL)
+		return -1;
+	en->e_pcap = 4;
+	en->e_nproc = 1;
+	en->e_procs[0].ep_pid = en->e_pid;
+	en->e_procs[0].ep_nthr = n > 0 ? n : 1;
+	return 0;
 }
 
 /* One descriptor to poll for them all. */
@@ -409,10 +454,25 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	}
 	set->cs_endst = en;
 	en->e_pid = tgid_of(t->t_tid);
+	en->e_tree = set->cs_ends == CPC_ENDS_TREE;
 	ring_shares(ncpu, &cpu_share, &read_share);
 	if (open_reads(en, set, t->t_tid, read_share) != 0 ||
-	    open_cpus(en, cpus, t->t_tid, cpu_share) != 0 ||
-	    open_poll(en) != 0)
+	    (en->e_tree && procs_init(en) != 0))
+		goto fail;
+	if (open_cpus(en, cpus, t->t_tid, cpu_share) != 0) {
+		if (!en->e_tree)
+			goto fail;
+		e = errno;
+		free(cpus);
+		ends_refused(cpc, t, "CPC_BIND_LWP_FORKS needs a record of "
+		    "every process's end from every processor (root, "
+		    "CAP_PERFMON or kernel.perf_event_paranoid 0 or less, and "
+		    "every processor online): ", strerror(e));
+		cpc_perf_ends_close(set);
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (open_poll(en) != 0)
 		goto fail;
 	free(cpus);
 	return 0;

@@ -79,6 +79,12 @@ struct ering {
 	struct ring	 r_rg;
 };
 
+/* CPC_BIND_LWP_FORKS: a process counted, and its threads not yet ended. */
+struct eproc {
+	pid_t		 ep_pid;
+	int		 ep_nthr;
+};
+
 struct cpc_ends {
 	struct ering	*e_ring;	/* e_nread READ rings, then the CPUs' */
 	int		 e_nread;
@@ -90,7 +96,12 @@ struct cpc_ends {
 	struct pend	*e_pend;
 	int		 e_npend;
 	int		 e_cap;
-	int		 e_done;	/* the exec was reported */
+	int		 e_done;	/* the exec was reported (FORKS: the
+					   last process's end or exec) */
+	int		 e_tree;	/* CPC_BIND_LWP_FORKS */
+	struct eproc	*e_procs;	/* FORKS: the processes counted */
+	int		 e_nproc;
+	int		 e_pcap;
 };
 
 /* The CPUs' rings closed (at the exec). */

@@ -10,6 +10,8 @@
  * creation (its FORK was written before it ran), and an exec's COMM seen
  * at the first load comes with the READ records written before it; a
  * COMM seen only at the second waits, and so does everything after it.
+ * Under CPC_BIND_LWP_FORKS a thread's EXIT is a COMM's like: its READ
+ * records come before it, and it waits as a COMM does.
  *
  * When a thread ends, each of its events writes a READ record of the
  * group it is still in, so a thread's values come in one record or
@@ -203,6 +205,126 @@ on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 	return rc;
 }
 
+/* FORKS: the process pid counted, or NULL. */
+static struct eproc *
+proc_find(struct cpc_ends *en, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < en->e_nproc; i++)
+		if (en->e_procs[i].ep_pid == pid)
+			return &en->e_procs[i];
+	return NULL;
+}
+
+/* FORKS: pid counted from now, one thread; 0, or -1 without memory. */
+static int
+proc_add(struct cpc_ends *en, pid_t pid)
+{
+	if (en->e_nproc == en->e_pcap) {
+		struct eproc *p = realloc(en->e_procs,
+		    2 * (size_t)en->e_pcap * sizeof(*p));
+
+		if (p == NULL)
+			return -1;
+		en->e_procs = p;
+		en->e_pcap *= 2;
+	}
+	en->e_procs[en->e_nproc].ep_pid = pid;
+	en->e_procs[en->e_nproc].ep_nthr = 1;
+	en->e_nproc++;
+	return 0;
+}
+
+/* FORKS: p counted no more; none left: nothing more to report. */
+static void
+proc_del(struct cpc_ends *en, struct eproc *p)
+{
+	*p = en->e_procs[--en->e_nproc];
+	if (en->e_nproc == 0)
+		en->e_done = 1;
+}
+
+/*
+ * A FORK record (pid, ppid, tid, ptid, time): a new thread or process
+ * of the target's, or of a process counted (FORKS); fn's return, or 0.
+ */
+static int
+on_fork(struct walk *w, const struct ring *rg, uint64_t off)
+{
+	struct cpc_ends *en = w->w_set->cs_endst;
+	uint64_t a = ring_u64(rg, off), b = ring_u64(rg, off + 8);
+	pid_t pid = (pid_t)u32_first(a), ppid = (pid_t)u32_second(a);
+	cpc_lwp_event_t ev = { .le_time = (hrtime_t)ring_u64(rg, off + 16) };
+	struct eproc *p = NULL;
+
+	if (en->e_tree ? (p = proc_find(en, ppid)) == NULL : ppid != en->e_pid)
+		return 0;		/* another process's */
+	if (pid == ppid) {
+		ev.le_what = CPC_LWP_CREATE;
+		ev.le_pid = pid;
+		ev.le_tid = (pid_t)u32_first(b);
+		if (p != NULL)
+			p->ep_nthr++;
+	} else {
+		ev.le_what = CPC_LWP_FORK;
+		ev.le_pid = ppid;
+		ev.le_tid = (pid_t)u32_second(b);
+		ev.le_child = pid;
+		if (p != NULL && proc_add(en, pid) != 0)
+			report(w->w_cpc, "cpc_lwp_events", -1, "out of memory: "
+			    "process %d is not followed", (int)pid);
+	}
+	return emit(w, &ev);
+}
+
+/* An exec's COMM record of a process counted: fn's return, or 0. */
+static int
+on_exec_comm(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
+{
+	struct cpc_ends *en = w->w_set->cs_endst;
+	uint64_t a = ring_u64(rg, off), b;
+	cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXEC };
+	struct eproc *p = NULL;
+
+	ev.le_pid = (pid_t)u32_first(a);
+	ev.le_tid = (pid_t)u32_second(a);
+	if (en->e_tree ? (p = proc_find(en, ev.le_pid)) == NULL :
+	    ev.le_pid != en->e_pid)
+		return 0;
+	/* The name: 16 bytes at most, NUL-padded to 8. */
+	for (b = 0; b < 2 && off + 16 + 8 * b <= end - 24; b++) {
+		uint64_t w8 = ring_u64(rg, off + 8 + 8 * b);
+
+		memcpy(ev.le_comm + 8 * b, &w8, 8);
+	}
+	ev.le_time = REC_TIME(rg, end);
+	if (p != NULL)
+		proc_del(en, p);
+	else
+		en->e_done = 1;
+	return emit(w, &ev);
+}
+
+/* FORKS: a thread's EXIT (as FORK's); its process's last: reported. */
+static int
+on_thread_exit(struct walk *w, const struct ring *rg, uint64_t off)
+{
+	struct cpc_ends *en = w->w_set->cs_endst;
+	uint64_t a = ring_u64(rg, off), b = ring_u64(rg, off + 8);
+	cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXIT };
+	struct eproc *p;
+
+	ev.le_pid = (pid_t)u32_first(a);
+	ev.le_tid = (pid_t)u32_first(b);
+	ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
+	if (!en->e_tree || (p = proc_find(en, ev.le_pid)) == NULL ||
+	    --p->ep_nthr > 0)
+		return 0;
+	proc_del(en, p);
+	return emit(w, &ev);
+}
+
 /* The record at the ring's tail, header h: fn's return, or 0. */
 static int
 on_record(struct walk *w, const struct ring *rg,
@@ -210,54 +332,25 @@ on_record(struct walk *w, const struct ring *rg,
 {
 	uint64_t off = *rg->rg_tail + sizeof(*h), end = *rg->rg_tail + h->size;
 	cpc_lwp_event_t ev = { 0 };
-	pid_t pid = w->w_set->cs_endst->e_pid;
-	uint64_t a, b;
 
 	switch (h->type) {
 	case PERF_RECORD_READ:
 		return on_read(w, rg, off, end);
 	case PERF_RECORD_FORK:
-		a = ring_u64(rg, off);		/* pid, ppid */
-		b = ring_u64(rg, off + 8);	/* tid, ptid */
-		if ((pid_t)u32_second(a) != pid)
-			return 0;		/* another process's */
-		ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
-		if (u32_first(a) == u32_second(a)) {
-			ev.le_what = CPC_LWP_CREATE;
-			ev.le_pid = (pid_t)u32_first(a);
-			ev.le_tid = (pid_t)u32_first(b);
-		} else {
-			ev.le_what = CPC_LWP_FORK;
-			ev.le_pid = (pid_t)u32_second(a);
-			ev.le_tid = (pid_t)u32_second(b);
-			ev.le_child = (pid_t)u32_first(a);
-		}
-		return emit(w, &ev);
+		return on_fork(w, rg, off);
 	case PERF_RECORD_COMM:
 		if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC))
 			return 0;	/* a thread named itself */
-		a = ring_u64(rg, off);
-		if ((pid_t)u32_first(a) != pid)
-			return 0;
-		ev.le_what = CPC_LWP_EXEC;
-		ev.le_pid = (pid_t)u32_first(a);
-		ev.le_tid = (pid_t)u32_second(a);
-		/* The name: 16 bytes at most, NUL-padded to 8. */
-		for (b = 0; b < 2 && off + 16 + 8 * b <= end - 24; b++) {
-			uint64_t w8 = ring_u64(rg, off + 8 + 8 * b);
-
-			memcpy(ev.le_comm + 8 * b, &w8, 8);
-		}
-		ev.le_time = REC_TIME(rg, end);
-		w->w_set->cs_endst->e_done = 1;
-		return emit(w, &ev);
+		return on_exec_comm(w, rg, off, end);
+	case PERF_RECORD_EXIT:
+		return on_thread_exit(w, rg, off);
 	case PERF_RECORD_LOST:
 		ev.le_what = CPC_LWP_LOST;
 		ev.le_lost = ring_u64(rg, off + 8);
 		ev.le_time = REC_TIME(rg, end);
 		return emit(w, &ev);
 	default:
-		return 0;	/* PERF_RECORD_EXIT: the READ says more */
+		return 0;
 	}
 }
 
@@ -293,7 +386,8 @@ rec_ok(const struct ering *r, uint64_t off, uint64_t lim)
 /*
  * How far this walk reads each ring (see the top): the READ rings to
  * their heads, loaded between two loads of the CPU rings' heads, which
- * are read to the second but for an exec's COMM seen only then.  The
+ * are read to the second but for an exec's COMM (FORKS: or an EXIT)
+ * seen only then.  The
  * time of the first such COMM, or INT64_MAX: nothing later is read.
  */
 static hrtime_t
@@ -313,8 +407,9 @@ walk_limits(struct cpc_ends *en)
 		while (off + 8 <= head && rec_ok(r, off, head)) {
 			struct perf_event_header h = header_at(r, off);
 
-			if (h.type == PERF_RECORD_COMM &&
-			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			if ((h.type == PERF_RECORD_COMM &&
+			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) ||
+			    (h.type == PERF_RECORD_EXIT && en->e_tree)) {
 				hrtime_t t = REC_TIME(&r->r_rg, off + h.size);
 
 				stop = t < stop ? t : stop;
