@@ -15,6 +15,10 @@
  *					(W main) or waits while the thread
  *					execs (W thread) "t_ends child idle",
  *					which makes 100 calls
+ *	t_ends child tree		4 calls; a child A makes 50, a thread
+ *					of A's 7, a grandchild of A's 30; a
+ *					child B makes 20 and execs "t_ends
+ *					child idle" (100 more)
  *
  * syscalls:sys_enter_getpid counts them per thread.
  */
@@ -98,6 +102,42 @@ crowd(long n)
 }
 
 static void *
+thread_seven(void *arg)
+{
+	(void)arg;
+	getpids(7);
+	return NULL;
+}
+
+/* The tree: see the top. */
+static void
+tree(void)
+{
+	pthread_t t;
+	pid_t a, b, g;
+
+	getpids(4);
+	if ((a = fork()) == 0) {
+		getpids(50);
+		pthread_create(&t, NULL, thread_seven, NULL);
+		pthread_join(t, NULL);
+		if ((g = fork()) == 0) {
+			getpids(30);
+			_exit(0);
+		}
+		waitpid(g, NULL, 0);
+		_exit(0);
+	}
+	if ((b = fork()) == 0) {
+		getpids(20);
+		execl(self, self, "child", "idle", (char *)NULL);
+		_exit(1);
+	}
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+}
+
+static void *
 thread_exec(void *arg)
 {
 	(void)arg;
@@ -140,6 +180,8 @@ child_main(int argc, char **argv)
 			pause();
 		pthread_join(t, NULL);
 		execl(self, self, "child", "idle", (char *)NULL);
+	} else if (strcmp(argv[2], "tree") == 0) {
+		tree();
 	} else if (strcmp(argv[2], "idle") == 0) {
 		getpids(100);
 	}
@@ -497,6 +539,84 @@ test_exec(const char *arg, const char *who)
 	    "new image's 100");
 }
 
+/* The report of what for pid (tid, if not 0), or NULL. */
+static const struct rep *
+rep_of(cpc_lwp_what_t what, pid_t pid, pid_t tid)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (R[i].ev.le_what == what && R[i].ev.le_pid == pid &&
+		    (tid == 0 || R[i].ev.le_tid == tid))
+			return &R[i];
+	return NULL;
+}
+
+/* The position of r in R, or -1. */
+#define AT(r)	((r) == NULL ? -1 : (int)((r) - R))
+
+/* CPC_BIND_LWP_FORKS: every process of the tree, to its exec or exit. */
+static void
+test_tree(void)
+{
+	char *args[] = { "tree", NULL };
+	const struct rep *fa = NULL, *fb = NULL, *fg = NULL, *r, *e;
+	uint64_t total;
+	pid_t root = 0, a, b, g;
+	int i, nfork = 0;
+
+	if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS |
+	    CPC_BIND_LWP_FORKS, &total) != 0)
+		return;
+	for (i = 0; i < nr; i++)
+		if (R[i].ev.le_what == CPC_LWP_FORK) {
+			nfork++;
+			if (root == 0)
+				root = R[i].ev.le_pid;
+			if (R[i].ev.le_pid != root)
+				fg = &R[i];
+			else if (fa == NULL)
+				fa = &R[i];
+			else
+				fb = &R[i];
+		}
+	if (!tap_u64(nfork, 3, "three forks: two children, a grandchild") ||
+	    fa == NULL || fb == NULL || fg == NULL)
+		return;
+	a = fa->ev.le_child;
+	b = fb->ev.le_child;
+	g = fg->ev.le_child;
+	tap_u64(fg->ev.le_pid, a, "the grandchild is the first child's");
+	r = rep_of(CPC_LWP_END, a, a);
+	tap_u64(r ? r->count : 0, 50, "the first child: its 50 calls");
+	r = rep_of(CPC_LWP_CREATE, a, 0);
+	tap_ok(r != NULL && AT(r) > AT(fa), "its thread's creation, after "
+	    "its fork");
+	e = r ? rep_of(CPC_LWP_END, a, r->ev.le_tid) : NULL;
+	tap_u64(e ? e->count : 0, 7, "its thread: 7 calls");
+	r = rep_of(CPC_LWP_END, g, g);
+	tap_u64(r ? r->count : 0, 30, "the grandchild: 30 calls");
+	e = rep_of(CPC_LWP_EXIT, g, 0);
+	tap_ok(e != NULL && AT(e) > AT(r), "the grandchild's exit, after "
+	    "its end");
+	e = rep_of(CPC_LWP_EXIT, a, 0);
+	tap_ok(e != NULL && AT(e) > AT(rep_of(CPC_LWP_END, a, a)) &&
+	    AT(e) > AT(fg), "the first child's exit, after its ends");
+	r = rep_of(CPC_LWP_END, b, b);
+	tap_u64(r ? r->count : 0, 20, "the second child: 20 calls to its "
+	    "exec");
+	e = rep_of(CPC_LWP_EXEC, b, 0);
+	tap_ok(e != NULL && AT(e) > AT(r) && strcmp(e->ev.le_comm,
+	    "t_ends") == 0, "its exec, after its end, naming the program");
+	tap_ok(rep_of(CPC_LWP_EXIT, b, 0) == NULL, "nothing of it after its "
+	    "exec");
+	tap_u64(count_what(CPC_LWP_END), 4, "four ends: nothing of the "
+	    "new image's");
+	tap_ok(rep_of(CPC_LWP_EXIT, root, 0) != NULL && nr > 0 &&
+	    R[nr - 1].ev.le_what == CPC_LWP_EXIT, "the target's exit, last");
+	tap_u64(total, base + 4 + 50 + 7 + 30 + 20, "the total: the tree's");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -535,8 +655,10 @@ main(int argc, char **argv)
 	test_fork();
 	test_exec("main", "the main");
 	test_exec("thread", "another");
+	test_tree();
 	/* The same, the reports read while the target runs. */
 	live = 1;
+	test_tree();
 	test_threads();
 	test_fork();
 	test_exec("main", "the main");
