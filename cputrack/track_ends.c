@@ -319,15 +319,17 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 }
 
 /*
- * -f: the processes whose end was not reported (their EXIT lost), given
- * up once gone for a few drains: their records were all written before
- * they went.  The command is gone once waited for.
+ * -f, the command waited for: the processes whose end was not reported
+ * (their EXIT lost), given up once gone for a few drains: their records
+ * were all written before they went.
  */
 static void
 give_up_lost(void)
 {
 	int i;
 
+	if (!__atomic_load_n(&E.reaped, __ATOMIC_ACQUIRE))
+		return;
 	for (i = E.nkids - 1; i >= 0; i--) {
 		struct kid *k = &E.kids[i];
 
@@ -339,12 +341,11 @@ give_up_lost(void)
 			continue;
 		if (!E.kidlost++)
 			warnmsg("%d: its end was not reported (reports lost): "
-			    "its exit line has the threads reported", 
+			    "its exit line has the threads reported",
 			    (int)k->k_pid);
 		kid_done(k, now(), k->k_pid, "exit");
 	}
-	if (E.rootlive && __atomic_load_n(&E.reaped, __ATOMIC_ACQUIRE) &&
-	    ++E.rootgone >= 3)
+	if (E.rootlive && ++E.rootgone >= 3)
 		E.rootlive = 0;
 	__atomic_store_n(&E.ntracked, E.rootlive + E.nkids, __ATOMIC_RELEASE);
 }
