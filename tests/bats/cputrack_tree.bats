@@ -1,0 +1,613 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: BSD-2-Clause
+# cputrack_tree.bats - cputrack -T 0 -f: the whole process tree counted
+# without a stop (CPC_BIND_LWP_FORKS), and its ptrace fallback, against
+# exact oracles.  A small workload built here (tree, below) forks,
+# creates threads, sleeps and execs as its arguments say and reports
+# every thread's and every process's getpid(2) calls, which
+# syscalls:sys_enter_getpid counts exactly.
+
+# The tree workload: the steps are its arguments (see its comment).
+tree_src() {
+	cat <<'CEOF'
+/*
+ * tree - a process tree with known getpid(2) calls per thread and per
+ * process.  Each argument is a step, run in order by the process:
+ *	gN	make N getpid calls (this thread)
+ *	tN	start a thread that makes N calls
+ *	j	join the threads started so far
+ *	sN	sleep N ms
+ *	f[ ... ]	fork: the child runs the steps up to the matching
+ *		"]", joins its threads, reports and _exits with its eN;
+ *		the parent goes on after the "]"
+ *	w	wait for every child
+ *	eN	exit status N at the end
+ *	q	no reports from here on (stdout is not written)
+ *	x PROG ARGS...	report, then exec the rest
+ * Reports, one write(2) each: "thread TID PID N" per thread when it
+ * ends; "proc PID PARENT N" at the process's end, or "exec PID PARENT N"
+ * before its exec: N is every call of its threads, PARENT the process
+ * that forked it (for the first, its parent then).  The calls go through
+ * syscall(2); nothing else calls getpid (pids are gettid() of the main
+ * thread).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAXT 256
+static struct thr { pthread_t t; long n; } thrs[MAXT];
+static int nthr, status, quiet;
+static long total;
+static pid_t me, parent;
+
+static void
+calls(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		(void)syscall(SYS_getpid);
+}
+
+static void *
+work(void *a)
+{
+	struct thr *t = a;
+
+	calls(t->n);
+	if (!quiet)
+		dprintf(1, "thread %d %d %ld\n", (int)gettid(), (int)me, t->n);
+	return NULL;
+}
+
+static void
+join(void)
+{
+	while (nthr > 0)
+		pthread_join(thrs[--nthr].t, NULL);
+}
+
+static void
+report(const char *what)
+{
+	join();
+	if (!quiet)
+		dprintf(1, "%s %d %d %ld\n", what, (int)me, (int)parent, total);
+}
+
+/* The index after the "]" matching the "f[" before i. */
+static int
+skip(char **av, int i)
+{
+	int depth = 1;
+
+	for (; av[i] != NULL; i++) {
+		if (av[i][0] == 'f')
+			depth++;
+		else if (av[i][0] == ']' && --depth == 0)
+			return i + 1;
+	}
+	exit(3);
+}
+
+static void
+run(char **av, int i)
+{
+	struct timespec ts;
+	long n;
+
+	for (; av[i] != NULL && av[i][0] != ']'; i++) {
+		n = atol(av[i] + 1);
+		switch (av[i][0]) {
+		case 'g':
+			calls(n);
+			total += n;
+			break;
+		case 't':
+			if (nthr == MAXT)
+				exit(3);
+			thrs[nthr].n = n;
+			total += n;
+			if (pthread_create(&thrs[nthr].t, NULL, work,
+			    &thrs[nthr]) != 0)
+				exit(4);
+			nthr++;
+			break;
+		case 'j':
+			join();
+			break;
+		case 's':
+			ts.tv_sec = n / 1000;
+			ts.tv_nsec = n % 1000 * 1000000;
+			while (nanosleep(&ts, &ts) != 0)
+				;
+			break;
+		case 'f':
+			switch (fork()) {
+			case -1:
+				exit(5);
+			case 0:
+				parent = me;
+				me = gettid();
+				total = 0;
+				nthr = 0;
+				status = 0;
+				run(av, i + 1);
+				report("proc");
+				_exit(status);
+			}
+			i = skip(av, i + 1) - 1;
+			break;
+		case 'w':
+			while (wait(NULL) > 0)
+				;
+			break;
+		case 'e':
+			status = (int)n;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'x':
+			report("exec");
+			execvp(av[i + 1], av + i + 1);
+			exit(127);
+		default:
+			exit(2);
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	me = gettid();
+	parent = getppid();
+	run(argv, 1);
+	report("proc");
+	return status;
+}
+CEOF
+}
+
+setup_file() {
+	local cc=${CC:-cc}
+	command -v "$cc" >/dev/null || return 0
+	tree_src >"$BATS_FILE_TMPDIR/tree.c"
+	"$cc" -std=gnu11 -Wall -Wextra -Werror -O1 -pthread \
+	    -o "$BATS_FILE_TMPDIR/tree" "$BATS_FILE_TMPDIR/tree.c"
+}
+
+setup() {
+	load helper
+	requires root tracepoint:syscalls:sys_enter_getpid
+	TREE=$BATS_FILE_TMPDIR/tree
+	[ -x "$TREE" ] || skip "needs a C compiler (${CC:-cc}) for the tree workload"
+	machine_lock
+	EV=syscalls:sys_enter_getpid
+	OUT=$BATS_TEST_TMPDIR/out
+	REP=$BATS_TEST_TMPDIR/report
+	PARANOID=$(cat /proc/sys/kernel/perf_event_paranoid)
+}
+
+teardown() {
+	local p
+	for p in ${KILL_PIDS[@]+"${KILL_PIDS[@]}"}; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	# a test that changed it puts it back here, even when it failed
+	[ -z "${PARANOID-}" ] ||
+	    echo "$PARANOID" >/proc/sys/kernel/perf_event_paranoid
+	machine_unlock
+	user_cleanup
+}
+
+# ct_check FILE: every line of FILE (after the title) is exactly what
+# cputrack -f prints: "%7.3f %7d %7d %10s ", "%9u " per value and " #
+# note", or a fork/exec-name line (blank value field, "# note").
+ct_check() {
+	local line want i n t
+	local -a f
+	while IFS= read -r line; do
+		case $line in '   time '*) continue ;; esac
+		read -r -a f <<<"${line%% # *}"
+		printf -v want '%7.3f %7d %7d %10s ' "${f[0]}" "${f[1]}" \
+		    "${f[2]}" "${f[3]}"
+		n=${#f[@]}
+		if [ "$n" -eq 4 ] && [[ $line == *' # '* ]]; then
+			want+=$(printf '%9s %9s # ' '' '')
+			want+=${line#* # }
+		else
+			for ((i = 4; i < n; i++)); do
+				printf -v t '%9u ' "${f[i]}"
+				want+=$t
+			done
+			[[ $line != *' # '* ]] || want+=" # ${line#* # }"
+		fi
+		[ "$line" = "$want" ] ||
+		    fail_with "line not in cputrack's format:" \
+		    "got  '$line'" "want '$want'" || return 1
+	done <"$1"
+}
+
+# numbered FILE: the lines after the title, each after its line number.
+numbered() {
+	awk 'NR > 1 { print NR, $0 }' "$1"
+}
+
+# check_tree REPORT [FILE]: the lines of FILE (cputrack -f's) hold what
+# the tree workload's REPORT says, exactly, and nothing else: a fork
+# line on the parent for each process but the first; each thread's
+# lwp_create (0) and lwp_exit (its calls) before its process's end; each
+# process's exit line (or exec line and name line) with its calls,
+# after its fork line; the first process's (the command's) end last;
+# then the tree's total: its pid, the number of processes, the sum.
+check_tree() {
+	local rep=$1 f=${2:-$OUT} kind pid par n root= nproc=0 sum=0 nexec=0
+	local nthr=0 end endl forkl rootl maxl lines want
+	local -A procs=()
+	ct_check "$f" || return 1
+	while read -r kind pid par n; do
+		case $kind in proc | exec) procs[$pid]=$par ;; esac
+	done <"$rep"
+	while read -r kind pid par n; do
+		case $kind in
+		proc | exec)
+			nproc=$((nproc + 1)) sum=$((sum + n))
+			end=exit
+			[ "$kind" = proc ] || end=exec nexec=$((nexec + 1))
+			want="$pid $pid $end $n "
+			[ "$end" = exit ] || want+="$pid $pid exec # "
+			expect_eq "$(numbered "$f" | awk -v p="$pid" \
+			    '$3 == p && ($5 == "exit" || $5 == "exec")' |
+			    awk '{ print $3, $4, $5, $6 }' | tr '\n' ' ')" \
+			    "$want" "the end lines of process $pid" || return 1
+			endl=$(numbered "$f" | awk -v p="$pid" -v k="$end" \
+			    '$3 == p && $5 == k { print $1; exit }')
+			if [ -z "${procs[$par]-}" ]; then
+				[ -z "$root" ] || fail_with "two roots" ||
+				    return 1
+				root=$pid rootl=$endl
+				expect_eq "$(numbered "$f" | awk -v p="$pid" \
+				    '$5 == "fork" && $NF == p' | wc -l)" 0 \
+				    "fork lines of the command $pid" || return 1
+				continue
+			fi
+			expect_eq "$(numbered "$f" | awk -v p="$pid" \
+			    '$5 == "fork" && $NF == p { print $3 }')" "$par" \
+			    "the fork line of $pid, on its parent" || return 1
+			forkl=$(numbered "$f" | awk -v p="$pid" \
+			    '$5 == "fork" && $NF == p { print $1 }')
+			expect_eq "$(numbered "$f" | awk -v p="$pid" -v l="$forkl" \
+			    '$3 == p && $1 < l' | wc -l)" 0 \
+			    "lines of $pid before its fork line" || return 1
+			;;
+		thread)
+			nthr=$((nthr + 1))
+			expect_eq "$(numbered "$f" | awk -v t="$pid" -v p="$par" \
+			    '$4 == t && $5 ~ /^lwp_/ { print $3, $5, $6 }' |
+			    tr '\n' ' ')" \
+			    "$par lwp_create 0 $par lwp_exit $n " \
+			    "the lines of thread $pid of $par" || return 1
+			# before the end of its process
+			endl=$(numbered "$f" | awk -v p="$par" \
+			    '$3 == p && ($5 == "exit" || $5 == "exec") { print $1; exit }')
+			expect_eq "$(numbered "$f" | awk -v t="$pid" -v l="$endl" \
+			    '$4 == t && $1 > l' | wc -l)" 0 \
+			    "lines of thread $pid after its process ended" ||
+			    return 1
+			;;
+		*)
+			fail_with "not a line of the report: $kind $pid $par $n" ||
+			    return 1
+			;;
+		esac
+	done <"$rep"
+	[ -n "$root" ] || fail_with "no command in the report" || return 1
+	# title + ends (+ exec name lines) + forks + threads' two + total
+	lines=$((1 + nproc + nexec + (nproc - 1) + 2 * nthr + 1))
+	expect_eq "$(wc -l <"$f")" "$lines" "lines" || return 1
+	expect_eq "$(tail -1 "$f" | awk '{ print $2, $3, $4, $5, $6, $7 }')" \
+	    "$root $nproc total $sum # tree" "the tree's total line" || return 1
+	# the command's end is last: every other process's lines before it
+	maxl=$(numbered "$f" | awk -v p="$root" -v r="$rootl" \
+	    '$5 != "total" && $3 != p && $1 > r' | wc -l)
+	expect_eq "$maxl" 0 "lines of other processes after the command's end"
+}
+
+# track_tree T ARG...: cputrack -D -T T -f on the tree workload with
+# steps ARG...; the lines in OUT and the report in REP, or for T other
+# than 0 (the ptrace run) in OUT.stops and REP.stops.
+track_tree() {
+	local t=$1 sfx=
+	shift
+	[ "$t" = 0 ] || sfx=.stops
+	run --separate-stderr timeout 60 "$CPUTRACK" -D -T "$t" -f \
+	    -o "$OUT$sfx" -c "$EV" "$TREE" "$@"
+	printf '%s\n' "$output" >"$REP$sfx"
+}
+
+# canon FILE: each line's kind and values, without time, pid, lwp or
+# note, sorted: what two runs of the same tree must share.
+canon() {
+	awk 'NR > 1 { $1 = $2 = $3 = ""; sub(/ #.*/, ""); print }' "$1" |
+	    sed 's/^ *//' | sort
+}
+
+# no_stops: the last run said nothing of stops (-D): the bind was made.
+no_stops() {
+	expect_eq "$(grep -c 'stopped at birth' <<<"$stderr")" 0 \
+	    "-D says the processes are stopped: $stderr"
+}
+
+@test "-T 0 -f: each process of a tree counted exactly, the command's line last, the tree's total" {
+	# two kids at once, then a third; the command's status is ours
+	track_tree 0 g5 f[ g1000 ] f[ g2000 ] w f[ g3000 ] w g7 e5
+	expect_status 5
+	no_stops
+	expect_eq "$stderr" "" "stderr"
+	check_tree "$REP"
+	expect_eq "$(awk '$1 == "proc" { print $4 }' "$REP" | sort -n |
+	    tr '\n' ' ')" "12 1000 2000 3000 " "the workload's report"
+	expect_eq "$(awk 'NR > 1 && $4 == "exit" { print $5 }' "$OUT" |
+	    sort -n | tr '\n' ' ')" "12 1000 2000 3000 " "the exit lines"
+	expect_eq "$(awk 'NR > 1 && $4 == "exit" { s += $5 }
+	    END { print s }' "$OUT")" \
+	    "$(awk '$4 == "total" { print $5 }' "$OUT")" \
+	    "the tree's total = the sum of the exit lines"
+}
+
+@test "-T 0 -f: no process of the tree is traced" {
+	local ct kid
+	timeout 60 "$CPUTRACK" -T 0 -f -o "$OUT" -c "$EV" "$TREE" g3 \
+	    f[ g10 s1500 ] s1500 w >"$REP" &
+	KILL_PIDS+=($!)
+	wait_until 30 eval 'ct=$(pgrep -P "${KILL_PIDS[0]}") &&
+	    proc_exe_is "$ct" "$TREE" && kid=$(pgrep -P "$ct") &&
+	    proc_exe_is "$kid" "$TREE"'
+	expect_eq "$(sed -n 's/^TracerPid:[[:space:]]*//p' \
+	    "/proc/$ct/status")" 0 "the command's tracer"
+	expect_eq "$(sed -n 's/^TracerPid:[[:space:]]*//p' \
+	    "/proc/$kid/status")" 0 "the kid's tracer"
+	wait "${KILL_PIDS[0]}"
+	KILL_PIDS=()
+	check_tree "$REP"
+}
+
+@test "-T 0 -f prints what the ptrace run prints: threads, grandchildren, kids at once" {
+	local steps=(g5 f[ g20 t30 t40 j f[ g7 ] w ] f[ g11 t1 t2 f[ g3
+	    f[ g4 ] w ] ] w g3 e4)
+	track_tree 0 "${steps[@]}"
+	expect_status 4
+	no_stops
+	check_tree "$REP"
+	track_tree 0.1 "${steps[@]}"
+	expect_status 4
+	check_tree "$REP.stops" "$OUT.stops"
+	expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
+	    "kinds and values of -T 0 and of the ptrace run"
+}
+
+@test "-T 0 -f prints what the ptrace run prints: sh with kids in the background" {
+	local cmd
+	# sh's kids exec the workload: each is counted from its fork to its
+	# exec (what sh called before it); the workload's calls are not
+	cmd="$TREE g1000 f[ g50 ] w & $TREE g2000; $TREE g3000 & wait; exit 3"
+	run --separate-stderr timeout 60 "$CPUTRACK" -D -T 0 -f -o "$OUT" \
+	    -c "$EV" sh -c "$cmd"
+	expect_status 3
+	no_stops
+	ct_check "$OUT"
+	run --separate-stderr timeout 60 "$CPUTRACK" -T 0.1 -f \
+	    -o "$OUT.stops" -c "$EV" sh -c "$cmd"
+	expect_status 3
+	expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
+	    "kinds and values of -T 0 and of the ptrace run"
+	expect_eq "$(awk 'NR > 1 && $4 == "fork"' "$OUT" | wc -l)" 3 \
+	    "fork lines"
+	expect_eq "$(awk 'NR > 1 && $4 == "exec" && $5 == "#"' "$OUT" |
+	    wc -l)" 3 "exec name lines"
+	# the command (sh) ends last, before the total
+	expect_eq "$(tail -2 "$OUT" | head -1 | awk '{ print $4 }')" exit \
+	    "the line before the total"
+	expect_eq "$(tail -2 "$OUT" | head -1 | awk '{ print $2 }')" \
+	    "$(tail -1 "$OUT" | awk '{ print $2 }')" "the command's exit line"
+}
+
+@test "-T 0 -f: a kid's threads: lwp_exit lines exact, its exit line the sum" {
+	local t
+	# concurrent threads, then threads one after another
+	track_tree 0 g3 f[ g10 t100 t200 t300 j t1 j t2 j t3 j g20 ] w
+	expect_status 0
+	no_stops
+	check_tree "$REP"
+	expect_eq "$(awk '$1 == "thread"' "$REP" | wc -l)" 6 "threads reported"
+	expect_eq "$(awk 'NR > 1 && $4 == "lwp_exit" { print $5 }' "$OUT" |
+	    sort -n | tr '\n' ' ')" "1 2 3 100 200 300 " "lwp_exit values"
+	t=$(awk '$1 == "proc" && $4 != 3 { print $2 }' "$REP")
+	expect_eq "$(awk -v p="$t" 'NR > 1 && $2 == p && $4 == "exit" {
+	    print $5 }' "$OUT")" 636 "the kid's exit line"
+	expect_eq "$(tail -1 "$OUT" | awk '{ print $5 }')" 639 "the total"
+}
+
+@test "-T 0 -f: grandchildren three deep, and a fork from a threaded kid" {
+	track_tree 0 g1 f[ g10 f[ g100 f[ g1000 ] w ] w ] \
+	    f[ t50 s20 f[ g60 ] w j g5 ] w
+	expect_status 0
+	no_stops
+	check_tree "$REP"
+	expect_eq "$(awk 'NR > 1 && $4 == "exit" { print $5 }' "$OUT" |
+	    sort -n | tr '\n' ' ')" "1 10 55 60 100 1000 " "the exit lines"
+	expect_eq "$(tail -1 "$OUT" | awk '{ print $3, $5 }')" "6 1226" \
+	    "the total: processes and calls"
+}
+
+@test "-T 0 -f: the command exits while its kid runs; cputrack waits, the command's line comes after the kid's" {
+	local start
+	start=$EPOCHREALTIME
+	track_tree 0 g3 f[ s500 g50 t60 j ] e7
+	expect_status 7
+	no_stops
+	check_tree "$REP"
+	expect_frange "$(since "$start")" 0.5 60 "seconds cputrack ran"
+	expect_eq "$(awk 'NR > 1 { print $4, $5 }' "$OUT" | tr '\n' ' ')" \
+	    "fork # lwp_create 0 lwp_exit 60 exit 110 exit 3 total 113 " \
+	    "the lines in order"
+}
+
+@test "-T 0 -f: kids left running by a command that exits at once, in the background of sh" {
+	run --separate-stderr timeout 60 "$CPUTRACK" -T 0 -f -o "$OUT" \
+	    -c "$EV" sh -c "$TREE s300 g40 & $TREE s200 g30 & exit 0"
+	expect_status 0
+	ct_check "$OUT"
+	expect_eq "$(awk 'NR > 1 && $4 == "fork"' "$OUT" | wc -l)" 2 \
+	    "fork lines"
+	expect_eq "$(tail -2 "$OUT" | head -1 | awk '{ print $2, $4 }')" \
+	    "$(tail -1 "$OUT" | awk '{ print $2 }') exit" \
+	    "the command's exit line last"
+	expect_eq "$(tail -1 "$OUT" | awk '{ print $3, $5 }')" \
+	    "3 $(awk 'NR > 1 && ($4 == "exit" || ($4 == "exec" && $5 != "#")) {
+	    s += $5 } END { print s }' "$OUT")" "the total: sum of the ends"
+}
+
+@test "-T 0 -f: the command execs while a kid runs: its exec lines last, exact" {
+	local gp
+	gp=$(workload getpid_n)
+	# the new image outlives the kid: the exec name is its command line
+	track_tree 0 g10 f[ s200 g7 ] x "$gp" -a 1000 20
+	expect_status 0
+	no_stops
+	grep -v '^exec ' "$REP" >"$REP.procs"
+	expect_eq "$(grep -c '^exec ' "$REP")" 1 "the workload's exec report"
+	check_tree "$REP"
+	expect_eq "$(tail -3 "$OUT" | awk '{ print $4, $5 }' | tr '\n' ' ')" \
+	    "exec 10 exec # total 17 " "the last lines"
+	expect_eq "$(tail -2 "$OUT" | head -1 | sed 's/.* # //')" \
+	    "'$gp -a 1000 20'" "the exec name line"
+	# the new image's status is the command's
+	track_tree 0 g10 f[ s100 g7 ] x sh -c 'exit 9'
+	expect_status 9
+	check_tree "$REP"
+}
+
+@test "-T 0 -f prints what the ptrace run prints: sh exec's itself with a kid in the background" {
+	local gp cmd
+	gp=$(workload getpid_n)
+	cmd="$TREE g10 & exec $TREE g20 f[ g30 ] w"
+	run --separate-stderr timeout 60 "$CPUTRACK" -D -T 0 -f -o "$OUT" \
+	    -c "$EV" sh -c "$cmd"
+	expect_status 0
+	no_stops
+	ct_check "$OUT"
+	run --separate-stderr timeout 60 "$CPUTRACK" -T 0.1 -f \
+	    -o "$OUT.stops" -c "$EV" sh -c "$cmd"
+	expect_status 0
+	expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
+	    "kinds and values of -T 0 and of the ptrace run"
+	# sh's own exec is the last before the total; the kid's before it
+	expect_eq "$(tail -3 "$OUT" | awk '{ print $2, $4 }' | tr '\n' ' ')" \
+	    "$(tail -1 "$OUT" | awk '{ print $2 }') exec $(tail -1 "$OUT" |
+	    awk '{ print $2 }') exec $(tail -1 "$OUT" | awk '{ print $2 }') total " \
+	    "the command's exec lines, then the total"
+	expect_eq "$(awk 'NR > 1 && $4 == "exec" && $5 == "#"' "$OUT" |
+	    wc -l)" 2 "exec name lines: the kid's and the command's"
+}
+
+# as_user_caps CMD ARG...: run CMD as TEST_USER with CAP_DAC_READ_SEARCH
+# alone (it may read tracefs, to name a tracepoint; nothing more).
+as_user_caps() {
+	setpriv --reuid="$TEST_USER" --regid="$(id -g "$TEST_USER")" \
+	    --clear-groups --inh-caps=+dac_read_search \
+	    --ambient-caps=+dac_read_search -- "$@"
+}
+
+# split_user_run: the last run's stdout (the tree's report and cputrack's
+# lines together) into REP and OUT.
+split_user_run() {
+	grep -E '^(proc|exec|thread) ' <<<"$output" >"$REP"
+	grep -vE '^(proc|exec|thread) ' <<<"$output" >"$OUT"
+}
+
+@test "unprivileged, perf_event_paranoid 2: the ptrace run instead, -D says why; each process's lines" {
+	requires unpriv_user paranoid2
+	make_user
+	cp "$TREE" "$TEST_WORKLOADS/tree"
+	chmod 755 "$TEST_WORKLOADS/tree"
+	run --separate-stderr as_user_cmd timeout 60 "$TEST_CPUTRACK" -D -T 0 \
+	    -f -c page-faults "$TEST_WORKLOADS/tree" g5 f[ t1 j f[ g1 ] w ] \
+	    f[ g2 ] w e3
+	expect_status 3
+	expect_match "$stderr" \
+	    "^cputrack: threads and processes are stopped at birth and end: .*CPC_BIND_LWP_FORKS needs .*(root|CAP_PERFMON).*: Permission denied$" \
+	    "-D's reason"
+	split_user_run
+	ct_check "$OUT"
+	expect_eq "$(awk '$4 == "fork"' "$OUT" | wc -l)" 3 "fork lines"
+	expect_eq "$(awk '$4 == "exit"' "$OUT" | wc -l)" 4 "exit lines"
+	expect_eq "$(awk '$4 == "lwp_exit"' "$OUT" | wc -l)" 1 "lwp_exit lines"
+	expect_eq "$(tail -1 "$OUT" | awk '{ print $3, $4, $6, $7 }')" \
+	    "4 total # tree" "the tree's total"
+}
+
+@test "unprivileged, perf_event_paranoid 1: the ptrace run gives the exact counts -T 0 -f gives as root" {
+	requires unpriv_user
+	local steps=(g5 f[ g20 t30 t40 j f[ g7 ] w ] f[ g11 ] w g3 e4)
+	make_user
+	cp "$TREE" "$TEST_WORKLOADS/tree"
+	chmod 755 "$TEST_WORKLOADS/tree"
+	track_tree 0 "${steps[@]}"
+	expect_status 4
+	no_stops
+	check_tree "$REP"
+	cp "$OUT" "$OUT.root"
+	# a user may count a tracepoint of its own threads at 1, not a
+	# process's end on every processor (teardown puts it back)
+	echo 1 >/proc/sys/kernel/perf_event_paranoid
+	run --separate-stderr as_user_caps timeout 60 "$TEST_CPUTRACK" -D \
+	    -T 0 -f -c "$EV" "$TEST_WORKLOADS/tree" "${steps[@]}"
+	echo "$PARANOID" >/proc/sys/kernel/perf_event_paranoid
+	expect_status 4
+	expect_match "$stderr" \
+	    "^cputrack: threads and processes are stopped at birth and end: .*CPC_BIND_LWP_FORKS needs .*: Permission denied$" \
+	    "-D's reason"
+	split_user_run
+	check_tree "$REP"
+	expect_eq "$(canon "$OUT")" "$(canon "$OUT.root")" \
+	    "kinds and values of the user's run and of root's -T 0"
+}
+
+# pipe_run WHAT ARG...: cputrack -T 0 -f on the tree (steps ARG...,
+# quiet) into a pipe that head(1) closes after two lines, killed after
+# 20 s; a hang counts in HUNG, a status other than the command's 6 is
+# added to BAD (WHAT:status), stderr to ERR.
+pipe_run() {
+	local what=$1 st=0
+	shift
+	timeout -s KILL 20 bash -c 'set -o pipefail; "$1" -T 0 -f -c "$2" \
+	    "$3" q "${@:5}" 2>>"$4" | head -2 >/dev/null' _ "$CPUTRACK" \
+	    "$EV" "$TREE" "$ERR" "$@" || st=$?
+	[ "$st" -ne 137 ] || HUNG=$((HUNG + 1))
+	[ "$st" -eq 137 ] || [ "$st" -eq 6 ] || BAD+=" $what:$st"
+}
+
+@test "-T 0 -f: a closed output pipe while kids come and go: cputrack exits, run after run" {
+	local i many=() late=()
+	HUNG=0 BAD= ERR=$BATS_TEST_TMPDIR/err
+	for i in $(seq 200); do many+=(f[ g5 ]); done
+	for i in $(seq 30); do late+=(f[ s300 g5 ]); done
+	for i in $(seq 20); do
+		pipe_run "forks$i" "${many[@]}" w e6
+		# the command gone first, its kids asleep
+		pipe_run "late$i" "${many[@]:0:60}" "${late[@]}" e6
+	done
+	stderr=$(cat "$ERR")
+	expect_eq "$HUNG" 0 "runs that hung"
+	expect_eq "$BAD" "" "runs whose status was not the command's 6"
+}
