@@ -354,7 +354,12 @@ open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
 			return -1;
 		r->r_maxrec = CPU_MAXREC;
 	}
-	/* The execs' arguments, on the whole CPUs' rings (every one). */
+	/*
+	 * The execs' arguments, on the whole CPUs' rings (every one), where
+	 * a ring holds a few of their samples besides the rest.
+	 */
+	if (data < 8 * ARGS_MAXREC)
+		sys = 0;
 	for (k = 0; sys != 0 && k < ncpu; k++)
 		if (cpc_ends_args_open(&en->e_ring[en->e_nread + k],
 		    cpus[k]) != 0)

@@ -64,7 +64,11 @@ cpc_ends_rec_time(const struct ring *rg, uint64_t off,
 	    REC_TIME(rg, off + h->size);
 }
 
-/* The stack dumped at an exec, and the largest sample then. */
+/*
+ * The stack dumped at an exec, and the largest sample then: the argument
+ * strings lie past the pointers to them and to the environment, the
+ * auxiliary vector, and a random gap of up to 8 KiB (x86-64).
+ */
 #define ARGS_DUMP	16384
 #define ARGS_MAXREC	(ARGS_DUMP + 64)
 /* A thread's records are all written within this (ns). */
