@@ -109,24 +109,10 @@ applies(const struct topts *o)
 	    !o->o_tick && !smpl_on(&o->o_smpl);
 }
 
-/*
- * The command line of pid that exec'd: from the report (the library read
- * it at the exec), else /proc, else the program's name.
- */
+/* The command line of pid that exec'd, or its program's name. */
 static void
 exec_cmd(const cpc_lwp_event_t *ev, char *cmd, size_t len)
 {
-	size_t i, n;
-
-	if (ev->le_args != NULL && ev->le_argslen > 0) {
-		n = ev->le_argslen < len ? ev->le_argslen : len;
-		for (i = 0; i < n; i++)
-			cmd[i] = ev->le_args[i] != '\0' ? ev->le_args[i] : ' ';
-		while (n > 0 && cmd[n - 1] == ' ' && ev->le_args[n - 1] == '\0')
-			n--;
-		cmd[n < len ? n : len - 1] = '\0';
-		return;
-	}
 	/* Gone by now, maybe: then the program's name. */
 	pctx_cmdline(ev->le_pid, cmd, len);
 	if (*cmd == '\0')

@@ -265,9 +265,6 @@ typedef struct cpc_lwp_event {
 	uint64_t	le_lost;	/* CPC_LWP_LOST */
 	char		le_comm[17];	/* CPC_LWP_EXEC: the program's name,
 					   "" if unknown */
-	const char	*le_args;	/* CPC_LWP_EXEC: its arguments, each
-					   NUL-ended, or NULL if unknown */
-	size_t		le_argslen;	/* their bytes */
 } cpc_lwp_event_t;
 
 /*

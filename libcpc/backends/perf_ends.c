@@ -206,9 +206,6 @@ ring_open(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
 static void
 ring_close(struct ering *r)
 {
-	if (r->r_afd >= 0)
-		close(r->r_afd);
-	r->r_afd = -1;
 	if (r->r_map != NULL)
 		munmap(r->r_map, r->r_maplen);
 	if (r->r_fd >= 0)
@@ -245,8 +242,6 @@ cpc_perf_ends_close(cpc_set_t *set)
 	}
 	free(en->e_pend);
 	free(en->e_procs);
-	free(en->e_xp);
-	free(en->e_argbuf);
 	free(en->e_ring);
 	free(en->e_ids);
 	free(en->e_rb);
@@ -275,7 +270,7 @@ ends_alloc(int nfds, int ncpu)
 		return NULL;
 	}
 	for (i = 0; i < en->e_nring; i++)
-		en->e_ring[i].r_fd = en->e_ring[i].r_afd = -1;
+		en->e_ring[i].r_fd = -1;
 	return en;
 }
 
@@ -354,26 +349,6 @@ open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
 			return -1;
 		r->r_maxrec = CPU_MAXREC;
 	}
-	/*
-	 * The execs' arguments, on the whole CPUs' rings (every one), where
-	 * a ring holds a few of their samples besides the rest.
-	 */
-	if (data < 8 * ARGS_MAXREC)
-		sys = 0;
-	for (k = 0; sys != 0 && k < ncpu; k++)
-		if (cpc_ends_args_open(&en->e_ring[en->e_nread + k],
-		    cpus[k]) != 0)
-			break;
-	if (sys != 0 && k == ncpu)
-		en->e_args = 1;
-	else
-		for (k = 0; k < ncpu; k++) {
-			struct ering *r = &en->e_ring[en->e_nread + k];
-
-			if (r->r_afd >= 0)
-				close(r->r_afd);
-			r->r_afd = -1;
-		}
 	return 0;
 }
 

@@ -50,27 +50,6 @@ cpc_ends_dummy_attr(struct perf_event_attr *a)
 
 /* A record's time (sample_id_all: pid and tid, time, id at its end). */
 #define REC_TIME(rg, end)	((hrtime_t)ring_u64((rg), (end) - 16))
-
-/*
- * The time of the record of header h at off: a sample's (an exec's,
- * perf_ends_args.c) after its id, pid and tid; else at its end.
- */
-static inline hrtime_t
-cpc_ends_rec_time(const struct ring *rg, uint64_t off,
-    const struct perf_event_header *h)
-{
-	return h->type == PERF_RECORD_SAMPLE ?
-	    (hrtime_t)ring_u64(rg, off + sizeof(*h) + 16) :
-	    REC_TIME(rg, off + h->size);
-}
-
-/*
- * The stack dumped at an exec, and the largest sample then: the argument
- * strings lie past the pointers to them and to the environment, the
- * auxiliary vector, and a random gap of up to 8 KiB (x86-64).
- */
-#define ARGS_DUMP	16384
-#define ARGS_MAXREC	(ARGS_DUMP + 64)
 /* A thread's records are all written within this (ns). */
 #define PEND_STALE	100000000LL
 
@@ -90,7 +69,6 @@ struct pend {
 /* One ring and the dummy that owns it. */
 struct ering {
 	int		 r_fd;
-	int		 r_afd;		/* CPUs': the exec samples', or -1 */
 	void		*r_map;
 	size_t		 r_maplen;
 	uint64_t	 r_tail;
@@ -99,14 +77,6 @@ struct ering {
 	uint64_t	 r_tnat;	/* r_tail + 1 when r_tnext is known */
 	hrtime_t	 r_tnext;	/* the time of the record at r_tail */
 	struct ring	 r_rg;
-};
-
-/* An exec whose report waits for its arguments (perf_ends_args.c). */
-struct xpend {
-	pid_t		 x_pid;
-	pid_t		 x_tid;
-	hrtime_t	 x_time;
-	char		 x_comm[17];
 };
 
 /* CPC_BIND_LWP_FORKS: a process counted, and its threads not yet ended. */
@@ -129,14 +99,6 @@ struct cpc_ends {
 	int		 e_done;	/* the exec was reported (FORKS: the
 					   last process's end or exec) */
 	int		 e_tree;	/* CPC_BIND_LWP_FORKS */
-	int		 e_args;	/* exec samples come (perf_ends_args.c) */
-	int		 e_over;	/* the last exec or exit was seen (e_done
-					   once no exec waits) */
-	struct xpend	*e_xp;		/* execs waiting for their samples */
-	int		 e_nxp;
-	int		 e_xcap;
-	char		*e_argbuf;	/* the arguments of the one reported */
-	size_t		 e_argcap;
 	struct eproc	*e_procs;	/* FORKS: the processes counted */
 	int		 e_nproc;
 	int		 e_pcap;
@@ -144,10 +106,5 @@ struct cpc_ends {
 
 /* The CPUs' rings closed (at the exec). */
 void	cpc_perf_ends_cpus_close(struct cpc_ends *);
-/* perf_ends_args.c: the exec samples into ring r of cpu; 0, or -1. */
-int	cpc_ends_args_open(struct ering *r, int cpu);
-/* The arguments of the sample at off, NUL-ended, in *buf: length, or 0. */
-size_t	cpc_ends_args_parse(const struct ring *rg, uint64_t off, char **buf,
-	    size_t *cap);
 
 #endif /* CPC_PERF_ENDS_IMPL_H */

@@ -11,9 +11,7 @@
  * at the first load comes with the READ records written before it; a
  * COMM seen only at the second waits, and so does everything after it.
  * Under CPC_BIND_LWP_FORKS a thread's EXIT is a COMM's like: its READ
- * records come before it, and it waits as a COMM does.  Where the execs'
- * arguments are sampled (perf_ends_args.c), an exec is reported at its
- * sample, which follows its COMM.
+ * records come before it, and it waits as a COMM does.
  *
  * When a thread ends, each of its events writes a READ record of the
  * group it is still in, so a thread's values come in one record or
@@ -238,102 +236,13 @@ proc_add(struct cpc_ends *en, pid_t pid)
 	return 0;
 }
 
-/* Nothing more to report once the last exec or exit came, and went. */
-static void
-check_done(struct cpc_ends *en)
-{
-	if (en->e_over && en->e_nxp == 0)
-		en->e_done = 1;
-}
-
 /* FORKS: p counted no more; none left: nothing more to report. */
 static void
 proc_del(struct cpc_ends *en, struct eproc *p)
 {
 	*p = en->e_procs[--en->e_nproc];
 	if (en->e_nproc == 0)
-		en->e_over = 1;
-	check_done(en);
-}
-
-/* The exec waiting k reported, with its arguments if args; fn's return. */
-static int
-xp_emit(struct walk *w, int k, const char *args, size_t len)
-{
-	struct cpc_ends *en = w->w_set->cs_endst;
-	struct xpend *x = &en->e_xp[k];
-	cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXEC, .le_pid = x->x_pid,
-	    .le_tid = x->x_tid, .le_time = x->x_time, .le_args = args,
-	    .le_argslen = len };
-
-	memcpy(ev.le_comm, x->x_comm, sizeof(ev.le_comm));
-	*x = en->e_xp[--en->e_nxp];
-	check_done(en);
-	return emit(w, &ev);
-}
-
-/* The exec waiting of pid, or -1. */
-static int
-xp_find(const struct cpc_ends *en, pid_t pid)
-{
-	int k;
-
-	for (k = 0; k < en->e_nxp; k++)
-		if (en->e_xp[k].x_pid == pid)
-			return k;
-	return -1;
-}
-
-/* An exec to wait for its sample: 0, or -1 without memory. */
-static int
-xp_add(struct cpc_ends *en, const cpc_lwp_event_t *ev)
-{
-	struct xpend *x;
-
-	if (en->e_nxp == en->e_xcap) {
-		int cap = en->e_xcap ? 2 * en->e_xcap : 4;
-
-		if ((x = realloc(en->e_xp, cap * sizeof(*x))) == NULL)
-			return -1;
-		en->e_xp = x;
-		en->e_xcap = cap;
-	}
-	x = &en->e_xp[en->e_nxp++];
-	x->x_pid = ev->le_pid;
-	x->x_tid = ev->le_tid;
-	x->x_time = ev->le_time;
-	memcpy(x->x_comm, ev->le_comm, sizeof(x->x_comm));
-	return 0;
-}
-
-/*
- * The execs that waited PEND_STALE past now for their samples (lost, or
- * a ring not read), reported without; fn's return.
- */
-static int
-xp_stale(struct walk *w, hrtime_t now)
-{
-	struct cpc_ends *en = w->w_set->cs_endst;
-	int k, halt = 0;
-
-	for (k = en->e_nxp - 1; k >= 0 && !halt; k--)
-		if (now - en->e_xp[k].x_time > PEND_STALE)
-			halt = xp_emit(w, k, NULL, 0);
-	return halt;
-}
-
-/* An exec's sample (perf_ends_args.c): the exec it completes, reported. */
-static int
-on_sample(struct walk *w, const struct ring *rg, uint64_t off)
-{
-	struct cpc_ends *en = w->w_set->cs_endst;
-	int k = xp_find(en, (pid_t)u32_first(ring_u64(rg, off + 8)));
-	size_t len;
-
-	if (k < 0)
-		return 0;		/* another process's exec */
-	len = cpc_ends_args_parse(rg, off, &en->e_argbuf, &en->e_argcap);
-	return xp_emit(w, k, len > 0 ? en->e_argbuf : NULL, len);
+		en->e_done = 1;
 }
 
 /*
@@ -393,11 +302,7 @@ on_exec_comm(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 	if (p != NULL)
 		proc_del(en, p);
 	else
-		en->e_over = 1;
-	/* Its arguments come in a sample after this. */
-	if (en->e_args && xp_add(en, &ev) == 0)
-		return 0;
-	check_done(en);
+		en->e_done = 1;
 	return emit(w, &ev);
 }
 
@@ -409,14 +314,10 @@ on_thread_exit(struct walk *w, const struct ring *rg, uint64_t off)
 	uint64_t a = ring_u64(rg, off), b = ring_u64(rg, off + 8);
 	cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXIT };
 	struct eproc *p;
-	int k;
 
 	ev.le_pid = (pid_t)u32_first(a);
 	ev.le_tid = (pid_t)u32_first(b);
 	ev.le_time = (hrtime_t)ring_u64(rg, off + 16);
-	/* An exec whose sample never came (the new image failed). */
-	if ((k = xp_find(en, ev.le_pid)) >= 0 && xp_emit(w, k, NULL, 0))
-		return 1;
 	if (!en->e_tree || (p = proc_find(en, ev.le_pid)) == NULL ||
 	    --p->ep_nthr > 0)
 		return 0;
@@ -443,8 +344,6 @@ on_record(struct walk *w, const struct ring *rg,
 		return on_exec_comm(w, rg, off, end);
 	case PERF_RECORD_EXIT:
 		return on_thread_exit(w, rg, off);
-	case PERF_RECORD_SAMPLE:
-		return on_sample(w, rg, off);
 	case PERF_RECORD_LOST:
 		ev.le_what = CPC_LWP_LOST;
 		ev.le_lost = ring_u64(rg, off + 8);
@@ -511,8 +410,7 @@ walk_limits(struct cpc_ends *en)
 			if ((h.type == PERF_RECORD_COMM &&
 			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) ||
 			    (h.type == PERF_RECORD_EXIT && en->e_tree)) {
-				hrtime_t t = cpc_ends_rec_time(&r->r_rg, off,
-				    &h);
+				hrtime_t t = REC_TIME(&r->r_rg, off + h.size);
 
 				stop = t < stop ? t : stop;
 				break;
@@ -551,9 +449,8 @@ oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
 			r->r_tail = r->r_lim;
 			continue;
 		} else {
-			struct perf_event_header h = header_at(r, r->r_tail);
-
-			t = cpc_ends_rec_time(&r->r_rg, r->r_tail, &h);
+			t = REC_TIME(&r->r_rg, r->r_tail +
+			    header_at(r, r->r_tail).size);
 			r->r_tnext = t;
 			r->r_tnat = r->r_tail + 1;
 		}
@@ -609,11 +506,9 @@ cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
 		struct perf_event_header h = header_at(r, r->r_tail);
 
 		halt = on_record(&w, &r->r_rg, &h);
-		tlast = cpc_ends_rec_time(&r->r_rg, r->r_tail, &h);
+		tlast = REC_TIME(&r->r_rg, r->r_tail + h.size);
 		r->r_tail += h.size;
 	}
-	if (!halt && en->e_nxp > 0)
-		halt = xp_stale(&w, cpc_hrnow());
 	for (i = 0; i < en->e_nring; i++)
 		if (en->e_ring[i].r_map != NULL)
 			__atomic_store_n(&((struct perf_event_mmap_page *)

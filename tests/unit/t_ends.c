@@ -196,7 +196,6 @@ static uint64_t base;
 static struct rep {
 	cpc_lwp_event_t	ev;
 	uint64_t	count;
-	char		args[256];	/* ev.le_args, kept */
 } R[MAXR];
 static int nr;
 
@@ -207,13 +206,6 @@ keep(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 	if (nr < MAXR) {
 		R[nr].ev = *ev;
 		cpc_buf_get(cpc, buf, 0, &R[nr].count);
-		if (ev->le_args != NULL && ev->le_argslen <=
-		    sizeof(R[nr].args)) {
-			memcpy(R[nr].args, ev->le_args, ev->le_argslen);
-			R[nr].ev.le_args = R[nr].args;
-		} else {
-			R[nr].ev.le_args = NULL;
-		}
 		nr++;
 	}
 	return 0;
@@ -547,51 +539,6 @@ test_exec(const char *arg, const char *who)
 	    "new image's 100");
 }
 
-/*
- * Whether the arguments of the exec r reports, if any, are the program's
- * "child idle" (perf_ends_args.c); -1 if none were reported.
- */
-static int
-idle_args(const struct rep *r)
-{
-	char want[sizeof(self) + 16];
-	size_t n;
-
-	if (r->ev.le_args == NULL)
-		return -1;
-	n = (size_t)snprintf(want, sizeof(want), "%s%cchild%cidle", self, 0,
-	    0) + 1;
-	return r->ev.le_argslen == n && memcmp(r->ev.le_args, want, n) == 0;
-}
-
-/*
- * The exec's arguments, taken from the new program's stack where the
- * kernel can copy them (not across a page it has not touched): each
- * exact when given, and given at least once in ten.
- */
-static void
-test_args(void)
-{
-	char *args[] = { "exec", "main", NULL };
-	uint64_t total;
-	int k, i, given = 0, right = 1, r;
-
-	for (k = 0; k < 10; k++) {
-		if (run(args, CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS,
-		    &total) != 0)
-			return;
-		for (i = 0; i < nr; i++)
-			if (R[i].ev.le_what == CPC_LWP_EXEC &&
-			    (r = idle_args(&R[i])) >= 0) {
-				given++;
-				right &= r;
-			}
-	}
-	tap_ok(right, "the exec's arguments, when given: the program's, "
-	    "exactly");
-	tap_ok(given > 0, "given in %d runs of 10", given);
-}
-
 /* The report of what for pid (tid, if not 0), or NULL. */
 static const struct rep *
 rep_of(cpc_lwp_what_t what, pid_t pid, pid_t tid)
@@ -661,8 +608,6 @@ test_tree(void)
 	e = rep_of(CPC_LWP_EXEC, b, 0);
 	tap_ok(e != NULL && AT(e) > AT(r) && strcmp(e->ev.le_comm,
 	    "t_ends") == 0, "its exec, after its end, naming the program");
-	tap_ok(e == NULL || idle_args(e) != 0, "its arguments, if given, "
-	    "exactly");
 	tap_ok(rep_of(CPC_LWP_EXIT, b, 0) == NULL, "nothing of it after its "
 	    "exec");
 	tap_u64(count_what(CPC_LWP_END), 4, "four ends: nothing of the "
@@ -711,7 +656,6 @@ main(int argc, char **argv)
 	test_exec("main", "the main");
 	test_exec("thread", "another");
 	test_tree();
-	test_args();
 	/* The same, the reports read while the target runs. */
 	live = 1;
 	test_tree();
