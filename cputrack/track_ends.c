@@ -92,8 +92,8 @@ static struct {
 	cpc_buf_t	*kidsum;	/* every kid's counts */
 	int		 rootlive;	/* the command neither ended nor exec'd */
 	int		 rootgone;	/* drains since it was reaped */
-	int		 reaped;	/* the command was waited for */
-	int		 ntracked;	/* rootlive + nkids, for the main thread */
+	int		 reaped;	/* the command was waited for (the
+					   reader stopped) */
 	int		 rootexec;	/* -f: the command exec'd, then: */
 	hrtime_t	 roott;		/*  when it exec'd or exited */
 	pid_t		 roottid;	/*  the thread that exec'd */
@@ -314,7 +314,6 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 		break;
 	}
 	out_check();
-	__atomic_store_n(&E.ntracked, E.rootlive + E.nkids, __ATOMIC_RELEASE);
 	return E.over || T.outfail;
 }
 
@@ -328,7 +327,7 @@ give_up_lost(void)
 {
 	int i;
 
-	if (!__atomic_load_n(&E.reaped, __ATOMIC_ACQUIRE))
+	if (!E.reaped)
 		return;
 	for (i = E.nkids - 1; i >= 0; i--) {
 		struct kid *k = &E.kids[i];
@@ -347,7 +346,6 @@ give_up_lost(void)
 	}
 	if (E.rootlive && ++E.rootgone >= 3)
 		E.rootlive = 0;
-	__atomic_store_n(&E.ntracked, E.rootlive + E.nkids, __ATOMIC_RELEASE);
 }
 
 /* Every report waiting, printed, and written out at once. */
@@ -448,7 +446,7 @@ ends_start(void)
 		return -1;
 	E.pid = T.rootpid;
 	E.tree = T.o->o_followfork;
-	E.rootlive = E.ntracked = 1;
+	E.rootlive = 1;
 	if ((E.sg = setgrp_create_smpl(T.cpc, T.o->o_specs, 1, NULL)) ==
 	    NULL)
 		return -1;
@@ -534,16 +532,25 @@ finish(const char *kind)
 	out_check();
 }
 
-/* -f, the command waited for: until no kid is left, or a signal. */
+/*
+ * -f, the command waited for: until no kid is left, or a signal.  The
+ * reports are read here from now on: the command's end is in already,
+ * and often the last kid's.
+ */
 static void
 wait_tree(void)
 {
 	struct timespec ts = { 0, POLL_MS * 1000000L };
 
-	__atomic_store_n(&E.reaped, 1, __ATOMIC_RELEASE);
-	while (T.sig == 0 && !T.outfail &&
-	    __atomic_load_n(&E.ntracked, __ATOMIC_ACQUIRE) > 0)
+	stop_reader();
+	E.reaped = 1;
+	for (;;) {
+		drain();
+		if (T.sig != 0 || T.outfail || E.over ||
+		    E.rootlive + E.nkids == 0)
+			break;
 		nanosleep(&ts, NULL);
+	}
 }
 
 /*
