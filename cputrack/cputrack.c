@@ -64,8 +64,9 @@ print_usage(FILE *fp)
 	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-T secs\t\tseconds between samples, 0 for none (default 1);\n"
-	    "\t\t\twith 0 a command's threads are counted without\n"
-	    "\t\t\tstopping them where the other options allow\n"
+	    "\t\t\twith 0 a command's threads (and with -f its\n"
+	    "\t\t\tprocesses) are counted without stopping them\n"
+	    "\t\t\twhere the other options allow\n"
 	    "\t-N count\tnumber of samples of each process, then let it go\n"
 	    "\t\t\t(default: unlimited)\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
