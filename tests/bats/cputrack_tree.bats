@@ -9,6 +9,7 @@
 
 setup() {
 	load helper
+	load cputrack_lines
 	requires root tracepoint:syscalls:sys_enter_getpid
 	TREE=$WORKLOADS/proctree
 	machine_lock
@@ -31,34 +32,6 @@ teardown() {
 	user_cleanup
 }
 
-# ct_check FILE: every line of FILE (after the title) is exactly what
-# cputrack -f prints: "%7.3f %7d %7d %10s ", "%9u " per value and " #
-# note", or a fork/exec-name line (blank value field, "# note").
-ct_check() {
-	local line want i n t
-	local -a f
-	while IFS= read -r line; do
-		case $line in '   time '*) continue ;; esac
-		read -r -a f <<<"${line%% # *}"
-		printf -v want '%7.3f %7d %7d %10s ' "${f[0]}" "${f[1]}" \
-		    "${f[2]}" "${f[3]}"
-		n=${#f[@]}
-		if [ "$n" -eq 4 ] && [[ $line == *' # '* ]]; then
-			want+=$(printf '%9s %9s # ' '' '')
-			want+=${line#* # }
-		else
-			for ((i = 4; i < n; i++)); do
-				printf -v t '%9u ' "${f[i]}"
-				want+=$t
-			done
-			[[ $line != *' # '* ]] || want+=" # ${line#* # }"
-		fi
-		[ "$line" = "$want" ] ||
-		    fail_with "line not in cputrack's format:" \
-		    "got  '$line'" "want '$want'" || return 1
-	done <"$1"
-}
-
 # numbered FILE: the lines after the title, each after its line number.
 numbered() {
 	awk 'NR > 1 { print NR, $0 }' "$1"
@@ -78,7 +51,7 @@ check_tree() {
 	local rep=$1 f=${2:-$OUT} kind pid par n root= nproc=0 sum=0 nexec=0
 	local nthr=0 end endl forkl rootl maxl lines want
 	local -A procs=()
-	ct_check "$f" || return 1
+	ct_check -f "$f" || return 1
 	while read -r kind pid par n; do
 		case $kind in proc | exec) procs[$pid]=$par ;; esac
 	done <"$rep"
@@ -173,6 +146,22 @@ rows_sum() {
 	    s += $5 } END { print s + 0 }' "$1"
 }
 
+# sh_both STATUS CMD: sh -c CMD under -T 0 -f (without stops) and under
+# the ptrace run: each exits STATUS, and they print the same kinds and
+# values (-T 0's in $OUT, the other's in $OUT.stops).
+sh_both() {
+	run --separate-stderr timeout 60 "$CPUTRACK" -D -T 0 -f -o "$OUT" \
+	    -c "$EV" sh -c "$2"
+	expect_status "$1"
+	no_stops
+	ct_check -f "$OUT" || return 1
+	run --separate-stderr timeout 60 "$CPUTRACK" -T 0.1 -f \
+	    -o "$OUT.stops" -c "$EV" sh -c "$2"
+	expect_status "$1"
+	expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
+	    "kinds and values of -T 0 and of the ptrace run"
+}
+
 # no_stops: the last run said nothing of stops (-D): the bind was made.
 no_stops() {
 	expect_eq "$(grep -c 'stopped at birth' <<<"$stderr")" 0 \
@@ -232,16 +221,7 @@ no_stops() {
 	# sh's kids exec the workload: each is counted from its fork to its
 	# exec (what sh called before it); the workload's calls are not
 	cmd="$TREE g1000 f[ g50 ] w & $TREE g2000; $TREE g3000 & wait; exit 3"
-	run --separate-stderr timeout 60 "$CPUTRACK" -D -T 0 -f -o "$OUT" \
-	    -c "$EV" sh -c "$cmd"
-	expect_status 3
-	no_stops
-	ct_check "$OUT"
-	run --separate-stderr timeout 60 "$CPUTRACK" -T 0.1 -f \
-	    -o "$OUT.stops" -c "$EV" sh -c "$cmd"
-	expect_status 3
-	expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
-	    "kinds and values of -T 0 and of the ptrace run"
+	sh_both 3 "$cmd" || return 1
 	expect_eq "$(awk 'NR > 1 && $4 == "fork"' "$OUT" | wc -l)" 3 \
 	    "fork lines"
 	expect_eq "$(awk 'NR > 1 && $4 == "exec" && $5 == "#"' "$OUT" |
@@ -298,7 +278,7 @@ no_stops() {
 	run --separate-stderr timeout 60 "$CPUTRACK" -T 0 -f -o "$OUT" \
 	    -c "$EV" sh -c "$TREE s300 g40 & $TREE s200 g30 & exit 0"
 	expect_status 0
-	ct_check "$OUT"
+	ct_check -f "$OUT"
 	expect_eq "$(awk 'NR > 1 && $4 == "fork"' "$OUT" | wc -l)" 2 \
 	    "fork lines"
 	expect_eq "$(tail -2 "$OUT" | head -1 | awk '{ print $2, $4 }')" \
@@ -331,16 +311,7 @@ no_stops() {
 @test "-T 0 -f prints what the ptrace run prints: sh exec's itself with a kid in the background" {
 	local cmd sh
 	cmd="$TREE g10 & exec $TREE g20 f[ g30 ] w"
-	run --separate-stderr timeout 60 "$CPUTRACK" -D -T 0 -f -o "$OUT" \
-	    -c "$EV" sh -c "$cmd"
-	expect_status 0
-	no_stops
-	ct_check "$OUT"
-	run --separate-stderr timeout 60 "$CPUTRACK" -T 0.1 -f \
-	    -o "$OUT.stops" -c "$EV" sh -c "$cmd"
-	expect_status 0
-	expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
-	    "kinds and values of -T 0 and of the ptrace run"
+	sh_both 0 "$cmd" || return 1
 	# sh's own exec is the last before the total; the kid's before it
 	sh=$(tail -1 "$OUT" | awk '{ print $2 }')
 	expect_eq "$(tail -3 "$OUT" | awk '{ print $2, $4 }' | tr '\n' ' ')" \
@@ -430,7 +401,7 @@ split_user_run() {
 	expect_match "$stderr" \
 	    "$FALLBACK_RE" "-D's reason"
 	split_user_run
-	ct_check "$OUT"
+	ct_check -f "$OUT"
 	expect_eq "$(awk '$4 == "fork"' "$OUT" | wc -l)" 3 "fork lines"
 	expect_eq "$(awk '$4 == "exit"' "$OUT" | wc -l)" 4 "exit lines"
 	expect_eq "$(awk '$4 == "lwp_exit"' "$OUT" | wc -l)" 1 "lwp_exit lines"
