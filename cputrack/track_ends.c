@@ -17,10 +17,12 @@
  *
  *	a new thread		lwp_create (its counters start at 0)
  *	a thread's end		lwp_exit with its own counts
- *	a fork			the fork line (the child is not counted)
+ *	a fork			the fork line (without -f, the child is not
+ *				counted)
  *	the exec		lwp_exit for the first thread when another one
  *				exec'd, then the exec lines; the counters
- *				froze at the exec, and tracking ends
+ *				froze at the exec, and tracking of the
+ *				process ends
  *
  * The first thread's own counts are never reported apart, as in the
  * ptrace run: they are in the exit (or total) line, read from the set
@@ -29,16 +31,20 @@
  * Fork and exec under -f.  A forked process (a kid) is counted from its
  * fork to its exit or exec, as the ptrace run counts it: its threads'
  * ends are summed into its exit or exec line, printed when the library
- * reports its last thread's exit or its exec.  The set's count is then
+ * reports its last thread's exit or its exec.  As in the ptrace run,
+ * each of its threads but the last has a lwp_exit line, and the exit
+ * line names the last: a thread's end is held back until the kid's next
+ * end, exit or exec says whether it was the last.  The set's count is
  * the whole tree's, so the command's own is it less every kid's; the
- * command's exit (or exec) line is printed last, once no kid is left:
- * only then is that difference exact, the kids' counts all in.  A kid
- * whose end was not reported (reports lost) is given up once it is
+ * command's exit (or exec) line is printed once it has ended and no kid
+ * is left: only then is that difference exact, the kids' counts all in.
+ * A kid whose end was not reported (reports lost) is given up once it is
  * gone (its exit line holds what came).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <time.h>
 #include <pthread.h>
@@ -64,11 +70,17 @@
  */
 #define POLL_MS		10
 
+/* -f: what a loss of reports leaves whole. */
+#define LOST_TREE	"the tree's total is whole; the command's line may " \
+			"hold what its children's lines lack"
+
 /* -f: a process forked in the tree, until its exit or exec. */
 struct kid {
 	pid_t		 k_pid;
 	int		 k_gone;	/* drains since it was seen gone */
 	cpc_buf_t	*k_acc;		/* its ended threads' counts */
+	pid_t		 k_held;	/* the last end's thread, or 0 */
+	cpc_buf_t	*k_hbuf;	/* its counts */
 };
 
 static struct {
@@ -90,7 +102,7 @@ static struct {
 	int		 kidcap;
 	int		 kidlost;	/* a kid was given up */
 	cpc_buf_t	*kidsum;	/* every kid's counts */
-	int		 rootlive;	/* the command neither ended nor exec'd */
+	int		 rootlive;	/* the command has not ended or exec'd */
 	int		 rootgone;	/* drains since it was reaped */
 	int		 reaped;	/* the command was waited for (the
 					   reader stopped) */
@@ -109,12 +121,29 @@ applies(const struct topts *o)
 	    !o->o_tick && !smpl_on(&o->o_smpl);
 }
 
-/* The command line of pid that exec'd, or its program's name. */
+/*
+ * The command line of pid that exec'd, or its program's name when it is
+ * gone by now (or its ID is another process's, its name not the one the
+ * exec gave).
+ */
 static void
 exec_cmd(const cpc_lwp_event_t *ev, char *cmd, size_t len)
 {
-	/* Gone by now, maybe: then the program's name. */
-	pctx_cmdline(ev->le_pid, cmd, len);
+	char path[48], comm[32];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)ev->le_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+	}
+	*cmd = '\0';
+	if (n > 0) {
+		comm[n - (comm[n - 1] == '\n')] = '\0';
+		if (strcmp(comm, ev->le_comm) == 0)
+			pctx_cmdline(ev->le_pid, cmd, len);
+	}
 	if (*cmd == '\0')
 		snprintf(cmd, len, "%s", ev->le_comm);
 }
@@ -191,8 +220,13 @@ kid_add(pid_t pid)
 	k = &E.kids[E.nkids];
 	k->k_pid = pid;
 	k->k_gone = 0;
+	k->k_held = 0;
 	if ((k->k_acc = cpc_buf_create(T.cpc, E.set)) == NULL)
 		goto nomem;
+	if ((k->k_hbuf = cpc_buf_create(T.cpc, E.set)) == NULL) {
+		cpc_buf_destroy(T.cpc, k->k_acc);
+		goto nomem;
+	}
 	E.nkids++;
 	return k;
 nomem:
@@ -200,19 +234,92 @@ nomem:
 	return NULL;
 }
 
-/* A kid's exit or exec line, into the tree's total; forgotten. */
+/* The end held back of a kid's thread that was not its last. */
+static void
+kid_flush(struct kid *k)
+{
+	if (k->k_held != 0)
+		line_values(k->k_pid, k->k_held, "lwp_exit", 0, k->k_hbuf);
+	k->k_held = 0;
+}
+
+/*
+ * a - b into ds, each count at 0 at least: scaled counts (of counters
+ * time-shared) summed over threads may pass the group's.
+ */
+static void
+sub_floor(cpc_buf_t *ds, cpc_buf_t *a, cpc_buf_t *b)
+{
+	uint64_t va, vb;
+	int i;
+
+	cpc_buf_copy(T.cpc, ds, a);
+	for (i = 0; cpc_buf_get(T.cpc, a, i, &va) == 0 &&
+	    cpc_buf_get(T.cpc, b, i, &vb) == 0; i++)
+		(void)cpc_buf_set(T.cpc, ds, i, va > vb ? va - vb : 0);
+}
+
+/*
+ * -f: the command's own lines, its counts the set's (in E.tot) less
+ * every kid's: its exec lines, or its line of kind (exit, or total after
+ * a signal, with the threads of the kids still running in it).  Then
+ * into the tree's.
+ */
+static void
+root_lines(const char *kind)
+{
+	sub_floor(E.tot, E.tot, E.kidsum);
+	if (E.rootexec)
+		root_exec(E.roott, E.roottid, E.rootcmd);
+	else
+		line_values_at(E.roott != 0 && strcmp(kind, "exit") == 0 ?
+		    E.roott : cpc_buf_hrtime(T.cpc, E.tot), E.pid, E.pid,
+		    kind, 0, E.tot);
+	if (T.tree != NULL)
+		cpc_buf_add(T.cpc, T.tree[0], T.tree[0], E.tot);
+	T.nprocs++;
+}
+
+/*
+ * -f: once the command has ended (or exec'd) and no kid is left, the
+ * command's lines: nothing more comes.
+ */
+static void
+tree_check_end(void)
+{
+	if (E.over || E.rootlive || E.nkids > 0)
+		return;
+	E.over = 1;
+	if (cpc_set_sample(T.cpc, E.set, E.tot) != 0) {
+		warnmsg("%d: cannot read the counters: %s", (int)E.pid,
+		    errh_last());
+		return;
+	}
+	root_lines("exit");
+}
+
+/*
+ * A kid's line of kind (exit, exec, or total after a signal) at t for
+ * thread lwp, into the tree's total; the kid forgotten.
+ */
 static void
 kid_done(struct kid *k, hrtime_t t, pid_t lwp, const char *kind)
 {
+	if (strcmp(kind, "total") == 0)
+		kid_flush(k);
 	line_values_at(t, k->k_pid, lwp, kind, 0, k->k_acc);
 	if (T.tree != NULL)
 		cpc_buf_add(T.cpc, T.tree[0], T.tree[0], k->k_acc);
 	T.nprocs++;
 	cpc_buf_destroy(T.cpc, k->k_acc);
+	cpc_buf_destroy(T.cpc, k->k_hbuf);
 	*k = E.kids[--E.nkids];
 }
 
-/* A kid's thread ended: into the kid's counts, and its line. */
+/*
+ * A kid's thread ended: into the kid's counts; the end before it, held
+ * back, was not the kid's last (its lwp_exit line), this one is held.
+ */
 static void
 kid_end(const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 {
@@ -223,11 +330,15 @@ kid_end(const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 		return;
 	cpc_buf_add(T.cpc, k->k_acc, k->k_acc, buf);
 	cpc_buf_add(T.cpc, E.kidsum, E.kidsum, buf);
-	if (ev->le_tid != ev->le_pid)
-		line_values(ev->le_pid, ev->le_tid, "lwp_exit", 0, buf);
+	kid_flush(k);
+	cpc_buf_copy(T.cpc, k->k_hbuf, buf);
+	k->k_held = ev->le_tid;
 }
 
-/* -f: an exec, or a process's end; the kid's lines, the command's later. */
+/*
+ * -f: an exec, or a process's end: a kid's lines (its last thread's end
+ * is in them), or the command's once it is the last.
+ */
 static void
 tree_end(const cpc_lwp_event_t *ev)
 {
@@ -242,17 +353,16 @@ tree_end(const cpc_lwp_event_t *ev)
 			E.roottid = ev->le_tid;
 			exec_cmd(ev, E.rootcmd, sizeof(E.rootcmd));
 		}
+	} else if ((k = kid_find(ev->le_pid)) == NULL) {
 		return;
+	} else if (ev->le_what == CPC_LWP_EXIT) {
+		kid_done(k, ev->le_time, ev->le_tid, "exit");
+	} else {
+		exec_cmd(ev, cmd, sizeof(cmd));
+		kid_done(k, ev->le_time, ev->le_tid, "exec");
+		exec_note(ev->le_time, ev->le_pid, ev->le_tid, cmd);
 	}
-	if ((k = kid_find(ev->le_pid)) == NULL)
-		return;
-	if (ev->le_what == CPC_LWP_EXIT) {
-		kid_done(k, ev->le_time, ev->le_pid, "exit");
-		return;
-	}
-	exec_cmd(ev, cmd, sizeof(cmd));
-	kid_done(k, ev->le_time, ev->le_tid, "exec");
-	exec_note(ev->le_time, ev->le_pid, ev->le_tid, cmd);
+	tree_check_end();
 }
 
 /* One report of the library: its line.  Non-zero: no more reports. */
@@ -305,16 +415,39 @@ on_report(void *arg, const cpc_lwp_event_t *ev, cpc_buf_t *buf)
 		if (ev->le_lost > 0)
 			warnmsg("%d: %llu reports of threads did not fit the "
 			    "ring: some lwp_create and lwp_exit lines are "
-			    "missing (the totals are whole)", (int)E.pid,
-			    (unsigned long long)ev->le_lost);
+			    "missing (%s)", (int)E.pid,
+			    (unsigned long long)ev->le_lost, E.tree ?
+			    LOST_TREE : "the totals are whole");
 		else
 			warnmsg("%d: reports of threads did not fit the ring: "
 			    "some lwp_create and lwp_exit lines are missing "
-			    "(the totals are whole)", (int)E.pid);
+			    "(%s)", (int)E.pid, E.tree ? LOST_TREE :
+			    "the totals are whole");
 		break;
 	}
 	out_check();
 	return E.over || T.outfail;
+}
+
+/* Whether process pid has ended: gone, or a zombie. */
+static int
+gone(pid_t pid)
+{
+	char path[48], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": the state after the name's last ')' */
+	return (p = strrchr(buf, ')')) != NULL && p[1] == ' ' &&
+	    (p[2] == 'Z' || p[2] == 'X');
 }
 
 /*
@@ -332,7 +465,7 @@ give_up_lost(void)
 	for (i = E.nkids - 1; i >= 0; i--) {
 		struct kid *k = &E.kids[i];
 
-		if (kill(k->k_pid, 0) == 0 || errno != ESRCH) {
+		if (!gone(k->k_pid)) {
 			k->k_gone = 0;
 			continue;
 		}
@@ -346,6 +479,7 @@ give_up_lost(void)
 	}
 	if (E.rootlive && ++E.rootgone >= 3)
 		E.rootlive = 0;
+	tree_check_end();
 }
 
 /* Every report waiting, printed, and written out at once. */
@@ -429,8 +563,10 @@ ends_cleanup(void)
 	if (E.kidsum != NULL)
 		cpc_buf_destroy(T.cpc, E.kidsum);
 	E.buf = E.acc = E.tot = E.kidsum = NULL;
-	while (E.nkids > 0)
+	while (E.nkids > 0) {
 		cpc_buf_destroy(T.cpc, E.kids[--E.nkids].k_acc);
+		cpc_buf_destroy(T.cpc, E.kids[E.nkids].k_hbuf);
+	}
 	free(E.kids);
 	E.kids = NULL;
 	setgrp_destroy(E.sg);
@@ -490,26 +626,6 @@ ends_start(void)
 	return 0;
 }
 
-/*
- * -f: the command's own lines, its counts the set's less every kid's:
- * its exec lines, or its line of kind (exit, or total after a signal,
- * when the processes still running are in it).  Then into the tree's.
- */
-static void
-root_lines(const char *kind)
-{
-	cpc_buf_sub(T.cpc, E.tot, E.tot, E.kidsum);
-	if (E.rootexec)
-		root_exec(E.roott, E.roottid, E.rootcmd);
-	else
-		line_values_at(E.roott != 0 && strcmp(kind, "exit") == 0 ?
-		    E.roott : cpc_buf_hrtime(T.cpc, E.tot), E.pid, E.pid,
-		    kind, 0, E.tot);
-	if (T.tree != NULL)
-		cpc_buf_add(T.cpc, T.tree[0], T.tree[0], E.tot);
-	T.nprocs++;
-}
-
 /* The reader stopped, the last reports, and the set's line of kind. */
 static void
 finish(const char *kind)
@@ -524,10 +640,15 @@ finish(const char *kind)
 		    kind, errh_last());
 		return;
 	}
-	if (E.tree)
+	if (E.tree) {
+		/* Interrupted: the kids still running, their threads' ends. */
+		while (E.nkids > 0)
+			kid_done(&E.kids[0], cpc_buf_hrtime(T.cpc, E.tot),
+			    E.kids[0].k_pid, "total");
 		root_lines(kind);
-	else
+	} else {
 		line_values(E.pid, E.pid, kind, 0, E.tot);
+	}
 	fflush(T.out);
 	out_check();
 }

@@ -91,15 +91,15 @@ enum cpc_bindkind {
 	CPC_BIND_PCTX,		/* another thread, by TID */
 };
 
+/* cs_ends, t_ends: CPC_BIND_LWP_FORKS as well (the forked processes). */
+#define CPC_ENDS_TREE	2
+
 /*
  * A set.  The kernel group (cs_fds) may outlive a binding: cpc_unbind only
  * disables it, so that binding the same set to the same target again just
  * resets and enables it.  cs_open says the fds exist; cs_bound says the
  * set is counting for the user.
  */
-/* cs_ends, t_ends: CPC_BIND_LWP_FORKS as well (the forked processes). */
-#define CPC_ENDS_TREE	2
-
 struct cpc_set {
 	struct cpc_request	*cs_reqs;
 	int			 cs_nreqs;

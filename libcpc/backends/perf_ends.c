@@ -26,8 +26,9 @@
  *				event writes into it (IOC_SET_OUTPUT)
  *	one per CPU		a dummy with task and comm: a PERF_RECORD_FORK
  *				for each new thread or process, a
- *				PERF_RECORD_COMM at an exec (and an EXIT,
- *				unused).  The kernel writes such side-band
+ *				PERF_RECORD_COMM at an exec, a
+ *				PERF_RECORD_EXIT for each thread's end (used
+ *				by FORKS).  The kernel writes such side-band
  *				records from the event's own CPU only, with
  *				preemption off (as perf record's).  Where the
  *				caller may, the dummy is the whole CPU's, and

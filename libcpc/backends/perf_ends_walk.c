@@ -387,8 +387,8 @@ rec_ok(const struct ering *r, uint64_t off, uint64_t lim)
  * How far this walk reads each ring (see the top): the READ rings to
  * their heads, loaded between two loads of the CPU rings' heads, which
  * are read to the second but for an exec's COMM (FORKS: or an EXIT)
- * seen only then.  The
- * time of the first such COMM, or INT64_MAX: nothing later is read.
+ * seen only then.  The time of the first such record, or INT64_MAX:
+ * nothing later is read.
  */
 static hrtime_t
 walk_limits(struct cpc_ends *en)
