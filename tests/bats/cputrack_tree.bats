@@ -343,6 +343,56 @@ no_stops() {
 	expect_eq "$bad" "" "runs that differ from the ptrace run"
 }
 
+@test "-T 0 -f: a kid whose first thread ends before another, or whose other thread execs: the ptrace run's lines" {
+	local kt=$WORKLOADS/kidthreads mode
+	for mode in lead exec; do
+		run --separate-stderr timeout 60 "$CPUTRACK" -D -T 0 -f \
+		    -o "$OUT" -c "$EV" "$kt" "$mode"
+		expect_status 0
+		no_stops
+		ct_check -f "$OUT" || return 1
+		run --separate-stderr timeout 60 "$CPUTRACK" -T 0.1 -f \
+		    -o "$OUT.stops" -c "$EV" "$kt" "$mode"
+		expect_status 0
+		expect_eq "$(canon "$OUT")" "$(canon "$OUT.stops")" \
+		    "$mode: kinds and values of -T 0 and of the ptrace run"
+	done
+	# exec: the first thread's own 5, then the exec of 5 + 11
+	expect_eq "$(awk 'NR > 1 && $5 != "#" { print $4, $5 }' "$OUT" |
+	    tr '\n' ' ')" "lwp_create 0 lwp_exit 5 exec 16 exit 3 total 19 " \
+	    "exec: the lines"
+	expect_eq "$(awk 'NR > 1 && $4 == "lwp_exit" { print ($2 == $3) }' \
+	    "$OUT")" 1 "exec: the first thread's lwp_exit"
+	run --separate-stderr timeout 60 "$CPUTRACK" -T 0 -f -o "$OUT" \
+	    -c "$EV" "$kt" lead
+	# lead: the first thread's lwp_exit, the exit line names the other
+	expect_eq "$(awk 'NR > 1 { print $4, $5 }' "$OUT" | tail -n +2 |
+	    tr '\n' ' ')" "lwp_create 0 lwp_exit 5 exit 35 exit 3 total 38 " \
+	    "lead: the lines"
+	expect_eq "$(awk 'NR > 1 && $4 == "exit" && $2 != $3' "$OUT" |
+	    wc -l)" 1 "lead: the kid's exit line names its last thread"
+}
+
+@test "-T 0 -f: SIGTERM while a kid runs: its total line, the command's last, the tree's whole" {
+	local pid
+	# the command ends at once; its kid makes 100 calls, a thread of
+	# its makes 1000 and is joined, then it sleeps 5 s
+	"$CPUTRACK" -T 0 -f -o "$OUT" -c "$EV" "$TREE" q g10 f[ g100 t1000 j \
+	    s5000 ] g3 &
+	pid=$!
+	KILL_PIDS+=("$pid")
+	# the fork line is out within 10 ms of the fork; the kid's thread's
+	# end is held back until the kid's next end (see cputrack(1))
+	wait_until 30 grep -q ' fork ' "$OUT" || return 1
+	sleep 0.5
+	kill -TERM "$pid"
+	wait_exit "$pid" 20 || return 1
+	KILL_PIDS=()
+	expect_eq "$(awk 'NR > 1 && $5 != "#" { print $4, $5 }' "$OUT" |
+	    tr '\n' ' ')" "lwp_create 0 lwp_exit 1000 total 1000 total 113 total 1113 " \
+	    "the kid's ended thread and total, the command's total (with the kid's running thread), the tree's"
+}
+
 @test "a CPU offline: the ptrace run instead, -D says why, the same exact counts" {
 	local cpu1=/sys/devices/system/cpu/cpu1/online
 	local steps=(g5 f[ g20 t30 t40 j f[ g7 ] w ] f[ g11 ] w g3 e4)
