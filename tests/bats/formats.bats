@@ -238,7 +238,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 
 @test "cpustat openmetrics: rewritten by rename each interval, never half a file" {
 	needs_py prometheus_client
-	local f=$D/om/c.prom pid i ino inos= prev=0 v n=3000 omfd
+	local f=$D/om/c.prom pid i prev=0 v n=3000 omfd midfd
 	mkdir "$D/om"
 	timeout $T "$CPUSTAT" --format=openmetrics -o "$f" -c "$EV" \
 	    -c page-faults 0.1 12 &
@@ -255,7 +255,8 @@ for r in csv.DictReader(open(sys.argv[1])):
 		    END { print s + 0 }')
 		[ "$v" -ge "$prev" ] || fail_with "the counters went back"
 		prev=$v
-		inos+="$(stat -c %i "$f") "
+		# the file of the middle of the run, held open too
+		[ "$i" != 4 ] || exec {midfd}<"$f"
 		sleep 0.07
 	done
 	wait "$pid" || fail_with "cpustat failed"
@@ -267,14 +268,17 @@ for r in csv.DictReader(open(sys.argv[1])):
 	    END { print s + 0 }')
 	expect_range "$v" "$n" $((n + 2000)) "getpid calls over the CPUs"
 	expect_eq "$(ls -A "$D/om")" "c.prom" "files left in the directory"
-	# a new file (inode) at the rewrites: the first one is unlinked (the
-	# kernel may give a freed inode's number again, so numbers alone
-	# tell only that there were at least two)
+	# a new file at the rewrites: the first one and the one of the
+	# middle of the run, both held open (so their inodes cannot be given
+	# again), are unlinked, and are two files: replaced twice at least
 	[ "$(stat -L -c %h /proc/$BASHPID/fd/$omfd)" = 0 ] ||
 	    fail_with "the first file was rewritten in place, not replaced"
-	exec {omfd}<&-
-	[ "$(tr ' ' '\n' <<<"$inos" | sort -u | grep -c .)" -ge 2 ] ||
-	    fail_with "the file was not replaced: inodes $inos"
+	[ "$(stat -L -c %h /proc/$BASHPID/fd/$midfd)" = 0 ] ||
+	    fail_with "the file of the middle was not replaced"
+	[ "$(stat -L -c %i /proc/$BASHPID/fd/$omfd)" != \
+	    "$(stat -L -c %i /proc/$BASHPID/fd/$midfd)" ] ||
+	    fail_with "the first file was still the file in the middle"
+	exec {omfd}<&- {midfd}<&-
 }
 
 @test "-o as root: no symbolic link of another user in a sticky world-writable directory" {
