@@ -102,7 +102,7 @@ static struct {
 	int		 kidcap;
 	int		 kidlost;	/* a kid was given up */
 	cpc_buf_t	*kidsum;	/* every kid's counts */
-	int		 rootlive;	/* the command runs on: no end, no exec */
+	int		 rootlive;	/* no end or exec of the command yet */
 	int		 rootgone;	/* drains since it was reaped */
 	int		 reaped;	/* the command was waited for (the
 					   reader stopped) */
