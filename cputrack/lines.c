@@ -250,27 +250,35 @@ tree_total(void)
 	return T.outfail && T.outerr != EPIPE ? -1 : 0;
 }
 
-/* The command's name, for openmetrics' command label. */
-static void
-root_comm(char *buf, size_t len)
+/* The program name of process pid (/proc/<pid>/comm), or "". */
+void
+proc_comm(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
-	const char *s;
 	FILE *f;
 
 	buf[0] = '\0';
-	if (T.o->o_argv != NULL) {
-		s = strrchr(T.o->o_argv[0], '/');
-		snprintf(buf, len, "%s", s != NULL ? s + 1 : T.o->o_argv[0]);
-		return;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)T.o->o_pid);
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
 		return;
 	if (fgets(buf, (int)len, f) == NULL)
 		buf[0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+/* The command's name, for openmetrics' command label. */
+static void
+root_comm(char *buf, size_t len)
+{
+	const char *s;
+
+	if (T.o->o_argv != NULL) {
+		s = strrchr(T.o->o_argv[0], '/');
+		snprintf(buf, len, "%s", s != NULL ? s + 1 : T.o->o_argv[0]);
+		return;
+	}
+	proc_comm(T.o->o_pid, buf, len);
 }
 
 /* The formatter, the tree's accumulators, and the first openmetrics file. */

@@ -129,21 +129,12 @@ applies(const struct topts *o)
 static void
 exec_cmd(const cpc_lwp_event_t *ev, char *cmd, size_t len)
 {
-	char path[48], comm[32];
-	ssize_t n = -1;
-	int fd;
+	char comm[32];
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)ev->le_pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		n = read(fd, comm, sizeof(comm) - 1);
-		close(fd);
-	}
 	*cmd = '\0';
-	if (n > 0) {
-		comm[n - (comm[n - 1] == '\n')] = '\0';
-		if (strcmp(comm, ev->le_comm) == 0)
-			pctx_cmdline(ev->le_pid, cmd, len);
-	}
+	proc_comm(ev->le_pid, comm, sizeof(comm));
+	if (*comm != '\0' && strcmp(comm, ev->le_comm) == 0)
+		pctx_cmdline(ev->le_pid, cmd, len);
 	if (*cmd == '\0')
 		snprintf(cmd, len, "%s", ev->le_comm);
 }

@@ -70,6 +70,8 @@ void		line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
 /* The same in the other formats: child for a fork, command for exec. */
 void		fmt_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
 		    long child, const char *command);
+/* The program name of process pid (/proc/<pid>/comm), or "". */
+void		proc_comm(pid_t pid, char *buf, size_t len);
 /* The formatter and -f's accumulators (before the run); 0 or -1. */
 int		setup_output(void);
 /* -f's total of the tree and the last openmetrics file; 0 or -1. */
