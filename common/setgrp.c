@@ -30,12 +30,21 @@ setgrp_build(cpc_t *cpc, const struct spec *sp, struct smpl *sm, int *first)
 	return set;
 }
 
+/*
+ * tmpl, when not NULL, is the set setgrp_build made from sp and sm: its
+ * requests are copied, the sampling ones after sp's as there.
+ */
 static int
 elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp,
-    struct smpl *sm)
+    struct smpl *sm, const cpc_set_t *tmpl)
 {
 	e->se_spec = sp;
-	if ((e->se_set = setgrp_build(cpc, sp, sm, &e->se_smpl)) == NULL)
+	if (tmpl != NULL) {
+		if ((e->se_set = spec_build_like(cpc, tmpl)) == NULL)
+			return -1;
+		e->se_smpl = sm != NULL ? sp->sp_nreqs : -1;
+	} else if ((e->se_set = setgrp_build(cpc, sp, sm, &e->se_smpl)) ==
+	    NULL)
 		return -1;
 	e->se_nreqs = sp->sp_nreqs;
 	if (sm != NULL) {
@@ -68,6 +77,13 @@ struct setgrp *
 setgrp_create_smpl(cpc_t *cpc, const struct spec *specs, int n,
     struct smpl *sm)
 {
+	return setgrp_create_like(cpc, specs, n, sm, NULL);
+}
+
+struct setgrp *
+setgrp_create_like(cpc_t *cpc, const struct spec *specs, int n,
+    struct smpl *sm, cpc_set_t *const *tmpl)
+{
 	struct setgrp *sg;
 	int i;
 
@@ -81,7 +97,8 @@ setgrp_create_smpl(cpc_t *cpc, const struct spec *specs, int n,
 	sg->sg_n = n;
 	sg->sg_smpl = sm;
 	for (i = 0; i < n; i++)
-		if (elem_init(cpc, &sg->sg_elems[i], &specs[i], sm) != 0) {
+		if (elem_init(cpc, &sg->sg_elems[i], &specs[i], sm,
+		    tmpl != NULL ? tmpl[i] : NULL) != 0) {
 			setgrp_destroy(sg);
 			return NULL;
 		}

@@ -51,6 +51,12 @@ cpc_set_t	*setgrp_build(cpc_t *cpc, const struct spec *sp,
  */
 struct setgrp	*setgrp_create_smpl(cpc_t *cpc, const struct spec *specs,
 		    int n, struct smpl *sm);
+/*
+ * The same, each set a copy of tmpl[i], which setgrp_build made from
+ * specs[i] and sm: nothing is resolved again (one setgrp per thread).
+ */
+struct setgrp	*setgrp_create_like(cpc_t *cpc, const struct spec *specs,
+		    int n, struct smpl *sm, cpc_set_t *const *tmpl);
 void		 setgrp_destroy(struct setgrp *sg);
 struct setgrp_elem *setgrp_cur(struct setgrp *sg);
 /* Advance to the next set of the ring (cyclically) and return it. */

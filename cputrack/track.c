@@ -244,8 +244,8 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	if ((tl = lwp_find((pid_t)lwpid)) != NULL)
 		lwp_free(tl);
 	if ((tl = calloc(1, sizeof(*tl))) == NULL ||
-	    (tl->tl_sg = setgrp_create_smpl(T.cpc, T.o->o_specs,
-	    T.o->o_nspecs, T.sm)) == NULL) {
+	    (tl->tl_sg = setgrp_create_like(T.cpc, T.o->o_specs,
+	    T.o->o_nspecs, T.sm, T.tmpl)) == NULL) {
 		warnmsg("%d: init_lwp: %s", (int)pid, tl == NULL ?
 		    "out of memory" : errh_last());
 		free(tl);

@@ -14,7 +14,7 @@
 #include "cputrack.h"
 #include "format.h"
 
-#define TRACK_NHASH	1024
+#define TRACK_NHASH	16384
 
 struct tproc;
 struct tlwp;

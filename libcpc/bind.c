@@ -184,7 +184,7 @@ slot_take(cpc_set_t *set)
  * thousands of threads stays linear.  A set's cs_tid does not change
  * while it is indexed: every rebind drops it first.
  */
-#define TIDHASH		1024
+#define TIDHASH		16384
 static cpc_set_t *tid_hash[TIDHASH];
 
 static cpc_set_t **

@@ -242,6 +242,7 @@ int	cpc_event_apply_attrs(cpc_t *cpc, const char *fn,
 
 /* set.c */
 void	cpc_set_free(cpc_set_t *set);
+cpc_set_t *cpc_set_copy(cpc_t *cpc, const cpc_set_t *tmpl);
 
 /* smpl.c: SMPL requests, their records in buffers. */
 /*

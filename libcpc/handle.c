@@ -125,9 +125,9 @@ cpc_objtab_del(struct cpc_objtab *t, void *obj)
 {
 	size_t i;
 
-	if (!ot_has(t, obj))
+	if (t->ot_bits == 0 || obj == NULL ||
+	    t->ot_slot[i = ot_find(t, (uintptr_t)obj)] != (uintptr_t)obj)
 		return 0;
-	i = ot_find(t, (uintptr_t)obj);
 	t->ot_slot[i] = OT_DELETED;
 	t->ot_n--;
 	return 1;

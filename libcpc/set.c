@@ -203,6 +203,53 @@ out_inval:
 	return -1;
 }
 
+/*
+ * A new set with tmpl's requests as cpc_set_add_request made them: the
+ * names, attributes and resolved events are copied, not looked up
+ * again, and what a bind or cpc_request_preset set in them is left out.
+ * For the tools' one set per thread or CPU.  NULL with errno.
+ */
+cpc_set_t *
+cpc_set_copy(cpc_t *cpc, const cpc_set_t *tmpl)
+{
+	cpc_set_t *set;
+	int i;
+
+	if ((set = cpc_set_create(cpc)) == NULL)
+		return NULL;
+	if (tmpl->cs_nreqs > 0 && (set->cs_reqs = calloc(tmpl->cs_nreqs,
+	    sizeof(*set->cs_reqs))) == NULL)
+		goto nomem;
+	set->cs_nalloc = tmpl->cs_nreqs;
+	for (; set->cs_nreqs < tmpl->cs_nreqs; set->cs_nreqs++) {
+		const struct cpc_request *t = &tmpl->cs_reqs[set->cs_nreqs];
+		struct cpc_request *r = &set->cs_reqs[set->cs_nreqs];
+
+		r->cr_preset = t->cr_preset;
+		r->cr_flags = t->cr_flags;
+		r->cr_picnum = t->cr_picnum;
+		r->cr_ev = t->cr_ev;
+		r->cr_smpl = t->cr_smpl;
+		r->cr_nrecs = t->cr_nrecs;
+		r->cr_speriod = t->cr_speriod;
+		r->cr_chain = t->cr_chain;
+		r->cr_recw = t->cr_recw;
+		r->cr_hasperiod = t->cr_hasperiod;
+		if ((r->cr_event = strdup(t->cr_event)) == NULL ||
+		    copy_attrs(r, t->cr_nattrs, t->cr_attrs) != 0) {
+			set->cs_nreqs++;	/* freed with the set */
+			goto nomem;
+		}
+	}
+	for (i = 0; i < set->cs_nreqs; i++)
+		set->cs_nsmpl += set->cs_reqs[i].cr_smpl;
+	return set;
+nomem:
+	(void)cpc_set_destroy(cpc, set);
+	errno = ENOMEM;
+	return NULL;
+}
+
 CPC_EXPORT void
 cpc_walk_requests(cpc_t *cpc, cpc_set_t *set, void *arg,
     void (*fn)(void *arg, int index, const char *event, uint64_t preset,

@@ -477,6 +477,17 @@ spec_build_with(cpc_t *cpc, const struct spec *sp, const uint64_t *presets,
 	return set;
 }
 
+cpc_set_t *
+spec_build_like(cpc_t *cpc, const cpc_set_t *tmpl)
+{
+	cpc_set_t *set;
+
+	if ((set = cpc_set_copy(cpc, tmpl)) == NULL)
+		cpc_err(cpc, SPEC_FN, -1, "cannot create a set: %s",
+		    strerror(errno));
+	return set;
+}
+
 static void
 collect_attr(void *arg, const char *name)
 {

@@ -55,6 +55,12 @@ cpc_set_t *spec_build(cpc_t *cpc, const struct spec *sp);
  */
 cpc_set_t *spec_build_with(cpc_t *cpc, const struct spec *sp,
 	    const uint64_t *presets, const uint_t *flags);
+/*
+ * A new set with the requests of tmpl (which spec_build made): nothing
+ * is resolved again, so one set per thread costs little.  NULL, the
+ * reason through the handler.
+ */
+cpc_set_t *spec_build_like(cpc_t *cpc, const cpc_set_t *tmpl);
 /* Parse against cpc's pics and attributes; -1 with err. */
 int	spec_parse_cpc(cpc_t *cpc, const char *text, struct spec *sp,
 	    char *err, size_t errlen);

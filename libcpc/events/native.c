@@ -425,7 +425,6 @@ ev_native_modify(const struct ev_ctx *ec, const char *fn, const char *event,
 	uint_t i;
 	int any = 0;
 
-	snprintf(name, sizeof(name), "%s", event);
 	for (i = 0; i < nattrs; i++) {
 		const cpc_attr_t *a = &attrs[i];
 
@@ -438,6 +437,8 @@ ev_native_modify(const struct ev_ctx *ec, const char *fn, const char *event,
 			    "to '%s'", a->ca_name, event);
 			return -1;
 		}
+		if (!any)
+			snprintf(name, sizeof(name), "%s", event);
 		n = strlen(name);
 		if ((size_t)snprintf(name + n, sizeof(name) - n, ":%s=%llu",
 		    a->ca_name, (unsigned long long)a->ca_val) >=

@@ -20,6 +20,7 @@
 #include <libcpc.h>
 
 #include "errh.h"
+#include "getpids.h"
 #include "strtoset.h"
 #include "tap.h"
 
@@ -503,6 +504,67 @@ test_strtoset(void)
 	cpc_close(cpc);
 }
 
+/*
+ * spec_build_like: a copy of a set spec_build made has the same requests,
+ * whatever a bind and cpc_request_preset did to the template, outlives
+ * it, and counts exactly.
+ */
+static void
+test_build_like(void)
+{
+	struct seen_req a, b;
+	struct spec sp;
+	char err[256] = "";
+	cpc_set_t *tmpl, *set;
+	cpc_buf_t *buf;
+	uint64_t v = 0;
+	cpc_t *cpc;
+	int ok;
+
+	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL) {
+		tap_skip(strerror(errno), "spec_build_like tests");
+		return;
+	}
+	errh_install(cpc, 0);
+	errh_clear();
+	if (!tap_ok(spec_parse_cpc(cpc, "pic0=page-faults,sys0,nouser0,"
+	    "pic1=" EV, &sp, err, sizeof(err)) == 0,
+	    "spec_build_like: parsed (%s)", err)) {
+		cpc_close(cpc);
+		return;
+	}
+	tmpl = spec_build(cpc, &sp);
+	tap_ok(tmpl != NULL && cpc_bind_curlwp(cpc, tmpl, 0) == 0 &&
+	    cpc_request_preset(cpc, 0, 5) == 0,
+	    "spec_build_like: the template bound, a preset asked (%s)",
+	    errh_last());
+	memset(&a, 0, sizeof(a));
+	cpc_walk_requests(cpc, tmpl, &a, collect_req);
+	set = spec_build_like(cpc, tmpl);
+	tap_ok(set != NULL && set != tmpl, "spec_build_like: a new set");
+	tap_ok(cpc_unbind(cpc, tmpl) == 0 && cpc_set_destroy(cpc, tmpl) == 0,
+	    "spec_build_like: the template destroyed first");
+	memset(&b, 0, sizeof(b));
+	cpc_walk_requests(cpc, set, &b, collect_req);
+	tap_str(b.sr_text, a.sr_text, "spec_build_like: the same requests");
+	tap_ok(b.sr_n == 2, "spec_build_like: two requests (%d)", b.sr_n);
+	buf = cpc_buf_create(cpc, set);
+	tap_ok(buf != NULL && cpc_bind_curlwp(cpc, set, 0) == 0,
+	    "spec_build_like: the copy binds (%s)", errh_last());
+	getpids(1234);
+	ok = cpc_set_sample(cpc, set, buf) == 0 &&
+	    cpc_buf_get(cpc, buf, 1, &v) == 0;
+	tap_ok(ok && v == 1234,
+	    "spec_build_like: the copy counts exactly (%llu of 1234)",
+	    (unsigned long long)v);
+	tap_ok(cpc_unbind(cpc, set) == 0 && cpc_set_destroy(cpc, set) == 0 &&
+	    cpc_set_destroy(cpc, set) == -1 && errno == EINVAL,
+	    "spec_build_like: the copy is the handle's, destroyed once");
+	cpc_buf_destroy(cpc, buf);
+	spec_free(&sp);
+	cpc_close(cpc);
+}
+
 int
 main(void)
 {
@@ -514,5 +576,6 @@ main(void)
 	test_interleaved();
 	test_threads();
 	test_strtoset();
+	test_build_like();
 	return tap_done();
 }
