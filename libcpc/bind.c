@@ -817,7 +817,9 @@ CPC_EXPORT int
 cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 {
 	static const char fn[] = "cpc_set_sample";
-	int i, scaled = 0;
+	const struct cpc_request *r;
+	uint64_t *v;
+	int i, n, scaled = 0;
 
 	if (set == NULL || buf == NULL || set->cs_cpc != cpc ||
 	    !set->cs_bound || buf->cb_nreqs != set->cs_nreqs) {
@@ -838,8 +840,9 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	buf->cb_scaled = scaled;
 	buf->cb_ena = set->cs_ena;
 	buf->cb_run = set->cs_run;
-	for (i = 0; i < set->cs_nreqs; i++)
-		buf->cb_vals[i] += set->cs_reqs[i].cr_cur;
+	for (i = 0, n = set->cs_nreqs, r = set->cs_reqs, v = buf->cb_vals;
+	    i < n; i++)
+		v[i] += r[i].cr_cur;
 	/* The SMPL requests' records since the last sample (smpl.c). */
-	return cpc_smpl_sample(cpc, set, buf);
+	return set->cs_nsmpl > 0 ? cpc_smpl_sample(cpc, set, buf) : 0;
 }

@@ -141,6 +141,7 @@ struct cpc_set {
 	int			 cs_nsmpl;	/* SMPL requests */
 	struct cpc_smpl		*cs_smpl;	/* per request, when open */
 	void			*cs_user;	/* backends/perf_user.c */
+	int			 cs_plain;	/* perf.c: the short read */
 };
 
 struct cpc_buf {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * clock.c - the clocks a sample is stamped with, and the signal that
- * announces an overflow (CPC_SIGOVF), read once from the environment.
+ * clock.c - the signal that announces an overflow (CPC_SIGOVF), read
+ * once from the environment.  (The clocks a sample is stamped with are
+ * inline, in platform.h.)
  */
 #include "config.h"
 
@@ -12,37 +13,6 @@
 #include <time.h>
 
 #include "platform.h"
-
-hrtime_t
-cpc_hrnow(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (hrtime_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* The cycle counter: TSC on x86, the virtual counter on arm64. */
-uint64_t
-cpc_ticknow(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-#elif defined(__aarch64__)
-	uint64_t v;
-
-	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-#else
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-#endif
-}
 
 static pthread_once_t sigovf_once = PTHREAD_ONCE_INIT;
 static int sigovf = SIGEMT;	/* SIGIO where the system has none */

@@ -7,7 +7,7 @@
  *
  *	report.c	cpc_report: the handler call, the default handler
  *	msgsafe.c	messages made safe to print (../msgsafe.h)
- *	clock.c		the clocks of a sample; the overflow signal
+ *	clock.c		the overflow signal (the clocks of a sample: here)
  *	sysfs.c		the kernel's PMUs and tracefs
  *	pfm.c		libpfm4: initialised on first use, its core PMU
  *	cpuinfo.c	the processor: name, manual, counters, vendor
@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "libcpc.h"
 
@@ -37,9 +38,41 @@ void	cpc_vreport(cpc_errhndlr_t *h, const char *fn, int subcode,
 /* How many messages this thread has reported: did a call report one? */
 unsigned long cpc_err_count(void);
 
-/* clock.c */
-hrtime_t cpc_hrnow(void);		/* CLOCK_MONOTONIC, ns */
-uint64_t cpc_ticknow(void);		/* TSC on x86, cntvct on arm64 */
+/*
+ * The clocks a sample is stamped with, inline: a sample runs them right
+ * after its read(), where every instruction counts.
+ */
+/* CLOCK_MONOTONIC, ns */
+static inline hrtime_t
+cpc_hrnow(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (hrtime_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The cycle counter: TSC on x86, the virtual counter on arm64. */
+static inline uint64_t
+cpc_ticknow(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+#elif defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+#endif
+}
 
 /* sysfs.c */
 #define CPC_SYSFS_PMUS	"/sys/bus/event_source/devices"
