@@ -10,14 +10,18 @@
  * ones it knows).  The raw side opens the same encodings as
  * one group (leader first, PERF_FORMAT_GROUP with the enabled and
  * running times and ids, as libcpc reads) on the calling thread.  Each
- * round times calls of one then the other (the order alternates), and
- * the medians over rounds are printed as
+ * round times calls of each (the order rotates), and the medians over
+ * rounds are printed as
  *
- *	sample <ns per cpc_set_sample> raw <ns per read> ratio <r> user <u>
+ *	sample <ns per cpc_set_sample> raw <ns per read> ratio <r> user <u> \
+ *	    floor <ns per lean sample>
  *
  * u: the share of the cpc_set_sample calls libcpc answered in user space
  * (backends/perf_user.c: rdpmc, or the arm64 counter registers, on
  * hardware events of the calling thread), 0 where it used read().
+ *
+ * floor: lean_sample below, the least any sample of the group can do:
+ * what cpc_set_sample costs above it is libcpc's own.
  *
  * bench/summary runs it.  It exits 1 when libcpc or perf_event_open
  * refuses the events.
@@ -57,6 +61,47 @@ cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The floor: the least any sample of a group can do.  It checks its
+ * arguments, reads, stamps the time and the tick (as a cpc_buf_t is
+ * stamped) and turns the counts into values (less the counts at the bind,
+ * plus the presets), with the scaled flag.  No library, no indirection.
+ */
+struct lean {
+	int		 l_fd, l_n, l_scaled;
+	uint64_t	*l_rb;
+	size_t		 l_len;
+	uint64_t	 l_base[MAXEV], l_cur[MAXEV], l_val[MAXEV];
+	int64_t		 l_hrtime;
+	uint64_t	 l_tick, l_ena, l_run;
+};
+
+static __attribute__((noinline)) int
+lean_sample(struct lean *l)
+{
+	struct timespec ts;
+	int i;
+
+	if (l == NULL || l->l_rb == NULL)
+		return -1;
+	if (read(l->l_fd, l->l_rb, l->l_len) != (ssize_t)l->l_len ||
+	    l->l_rb[0] != (uint64_t)l->l_n)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	l->l_hrtime = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+#if defined(__x86_64__)
+	l->l_tick = __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(l->l_tick));
+#endif
+	l->l_ena = l->l_rb[1];
+	l->l_run = l->l_rb[2];
+	l->l_scaled = l->l_run < l->l_ena;
+	for (i = 0; i < l->l_n; i++)
+		l->l_val[i] = l->l_rb[3 + 2 * i] - l->l_base[i] + l->l_cur[i];
+	return 0;
+}
+
 /* The software events by name: all this bench needs. */
 static int
 encode(const char *name, struct perf_event_attr *a)
@@ -94,7 +139,8 @@ main(int argc, char **argv)
 	char list[256], *tok, *save = NULL;
 	long calls = 200000, i;
 	int rounds = 9, ch, r, nev = 0, fds[MAXEV];
-	double ts[64], tr[64], t0;
+	double ts[64], tr[64], tf[64], t0;
+	struct lean lean;
 	unsigned long u0;
 	uint64_t rb[3 + 2 * MAXEV];
 	cpc_t *cpc;
@@ -143,29 +189,44 @@ main(int argc, char **argv)
 		perror("sample: bind");
 		return 1;
 	}
+	memset(&lean, 0, sizeof(lean));
+	lean.l_fd = fds[0];
+	lean.l_n = nev;
+	lean.l_len = (3 + 2 * (size_t)nev) * sizeof(uint64_t);
+	if ((lean.l_rb = malloc(lean.l_len)) == NULL)
+		return 1;
 	u0 = cpc_pu_nreads;
 	for (r = 0; r < rounds; r++) {
 		int k;
 
-		for (k = 0; k < 2; k++) {
-			if ((k + r) % 2 == 0) {
-				t0 = now();
+		for (k = 0; k < 3; k++) {
+			t0 = now();
+			switch ((k + r) % 3) {
+			case 0:
 				for (i = 0; i < calls; i++)
 					(void)cpc_set_sample(cpc, set, buf);
 				ts[r] = (now() - t0) / (double)calls;
-			} else {
-				t0 = now();
+				break;
+			case 1:
 				for (i = 0; i < calls; i++)
 					(void)!read(fds[0], rb, sizeof(rb));
 				tr[r] = (now() - t0) / (double)calls;
+				break;
+			default:
+				for (i = 0; i < calls; i++)
+					(void)lean_sample(&lean);
+				tf[r] = (now() - t0) / (double)calls;
 			}
 		}
 	}
 	qsort(ts, (size_t)rounds, sizeof(double), cmp);
 	qsort(tr, (size_t)rounds, sizeof(double), cmp);
-	printf("sample %.1f raw %.1f ratio %.3f user %.2f\n", ts[rounds / 2],
-	    tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2],
-	    (double)(cpc_pu_nreads - u0) / ((double)calls * rounds));
+	qsort(tf, (size_t)rounds, sizeof(double), cmp);
+	printf("sample %.1f raw %.1f ratio %.3f user %.2f floor %.1f\n",
+	    ts[rounds / 2], tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2],
+	    (double)(cpc_pu_nreads - u0) / ((double)calls * rounds),
+	    tf[rounds / 2]);
+	free(lean.l_rb);
 	cpc_close(cpc);
 	return 0;
 }
