@@ -66,13 +66,17 @@ else
 fi
 
 # -- user mode against system mode ----------------------------------------
+# The kernel's share is not exact: exec, faults and exit, and every
+# interrupt taken while insnloop runs (24 to 58 thousand instructions
+# seen); a twentieth of the loop bounds it far below a second count of
+# the loop.
 run cputrack -T 0 -c instructions,sys insnloop
 usys=$(col 4)
 between "instructions,sys: user plus kernel, more than the user count" \
-    "$usys" $((I1 + 1000)) $((I1 + I1 / 100))
+    "$usys" $((I1 + 1000)) $((I1 + I1 / 20))
 run cputrack -T 0 -c instructions,nouser,sys insnloop
 between "instructions,nouser,sys: kernel only, none of the loop" \
-    "$(col 4)" 1000 $((I1 / 100))
+    "$(col 4)" 1000 $((I1 / 20))
 # Each getpid(2) retires hundreds of kernel instructions and a few user
 # ones: 20000 more calls must show in the kernel count, hardly in the user.
 run cputrack -T 0 -c instructions,nouser,sys getpid_n 0
