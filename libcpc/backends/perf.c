@@ -362,6 +362,29 @@ leader(const cpc_set_t *set)
 	return lead;
 }
 
+/*
+ * What perf_read_plain takes for granted: each request a count of its
+ * own in the group (none sampling, none derived), read with read(), not
+ * a CPU's group.  Request by request: the counts of a set with as many
+ * derived as sampling requests add up to the same number of events.
+ */
+static int
+is_plain(const cpc_set_t *set, const struct cpc_target *t)
+{
+	int i;
+
+	if (set->cs_nfds != set->cs_nreqs || set->cs_nfds == 0 ||
+	    set->cs_ends || set->cs_user != NULL || t->t_kind == CPC_BIND_CPU)
+		return 0;
+	for (i = 0; i < set->cs_nreqs; i++) {
+		const struct cpc_request *r = &set->cs_reqs[i];
+
+		if (r->cr_smpl || r->cr_ev.ev_derived || set->cs_pos[i] < 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int
 perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 {
@@ -422,10 +445,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	}
 	cpc_pu_map(set);
-	/* Counts only, none derived, read with read(): perf_read_plain. */
-	set->cs_plain = set->cs_nfds > 0 && n == set->cs_nreqs &&
-	    !set->cs_ends && set->cs_user == NULL &&
-	    t->t_kind != CPC_BIND_CPU;
+	set->cs_plain = is_plain(set, t);
 	return 0;
 }
 
