@@ -534,10 +534,13 @@ test_build_like(void)
 		return;
 	}
 	tmpl = spec_build(cpc, &sp);
-	tap_ok(tmpl != NULL && cpc_bind_curlwp(cpc, tmpl, 0) == 0 &&
+	if (!tap_ok(tmpl != NULL && cpc_bind_curlwp(cpc, tmpl, 0) == 0 &&
 	    cpc_request_preset(cpc, 0, 5) == 0,
-	    "spec_build_like: the template bound, a preset asked (%s)",
-	    errh_last());
+	    "spec_build_like: the template bound, a preset asked")) {
+		spec_free(&sp);
+		cpc_close(cpc);
+		return;
+	}
 	memset(&a, 0, sizeof(a));
 	cpc_walk_requests(cpc, tmpl, &a, collect_req);
 	set = spec_build_like(cpc, tmpl);
