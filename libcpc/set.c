@@ -213,7 +213,6 @@ cpc_set_t *
 cpc_set_copy(cpc_t *cpc, const cpc_set_t *tmpl)
 {
 	cpc_set_t *set;
-	int i;
 
 	if ((set = cpc_set_create(cpc)) == NULL)
 		return NULL;
@@ -241,8 +240,7 @@ cpc_set_copy(cpc_t *cpc, const cpc_set_t *tmpl)
 			goto nomem;
 		}
 	}
-	for (i = 0; i < set->cs_nreqs; i++)
-		set->cs_nsmpl += set->cs_reqs[i].cr_smpl;
+	set->cs_nsmpl = tmpl->cs_nsmpl;
 	return set;
 nomem:
 	(void)cpc_set_destroy(cpc, set);
