@@ -20,17 +20,14 @@ cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 		errno = EINVAL;
 		return NULL;
 	}
-	if ((b = calloc(1, sizeof(*b))) == NULL)
+	/* The values follow the buffer, in the same block. */
+	if ((b = calloc(1, sizeof(*b) + (size_t)set->cs_nreqs *
+	    sizeof(uint64_t))) == NULL)
 		return NULL;
 	b->cb_nreqs = set->cs_nreqs;
-	if (b->cb_nreqs > 0 &&
-	    (b->cb_vals = calloc(b->cb_nreqs, sizeof(uint64_t))) == NULL) {
-		free(b);
-		return NULL;
-	}
+	b->cb_vals = (uint64_t *)(b + 1);
 	/* The records of its SMPL requests (smpl.c). */
 	if (cpc_smpl_buf_init(b, set) != 0) {
-		free(b->cb_vals);
 		free(b);
 		errno = ENOMEM;
 		return NULL;
@@ -38,7 +35,7 @@ cpc_buf_create(cpc_t *cpc, cpc_set_t *set)
 	pthread_mutex_lock(&cpc->c_lock);
 	if (cpc_objtab_add(&cpc->c_bufs, b) != 0) {
 		pthread_mutex_unlock(&cpc->c_lock);
-		free(b->cb_vals);
+		cpc_smpl_buf_free(b);
 		free(b);
 		errno = ENOMEM;
 		return NULL;
@@ -62,7 +59,6 @@ cpc_buf_destroy(cpc_t *cpc, cpc_buf_t *buf)
 		return -1;
 	}
 	cpc_smpl_buf_free(buf);
-	free(buf->cb_vals);
 	free(buf);
 	return 0;
 }

@@ -97,7 +97,6 @@ cpc_close(cpc_t *cpc)
 	}
 	for (pos = 0; (b = cpc_objtab_next(&cpc->c_bufs, &pos)) != NULL; ) {
 		cpc_smpl_buf_free(b);
-		free(b->cb_vals);
 		free(b);
 	}
 	cpc_objtab_free(&cpc->c_sets);

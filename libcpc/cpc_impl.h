@@ -151,7 +151,7 @@ struct cpc_buf {
 	uint64_t	 cb_tick;
 	uint64_t	 cb_ena;	/* enabled ns (cpc_buf_times) */
 	uint64_t	 cb_run;	/* running ns */
-	uint64_t	*cb_vals;
+	uint64_t	*cb_vals;	/* after the struct, one block */
 	struct cpc_bufsmpl *cb_smpl;	/* per request; NULL without SMPL */
 };
 
