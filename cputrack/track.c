@@ -41,6 +41,8 @@ struct tlwp {
 	struct tproc	*tl_proc;
 	struct tlwp	*tl_pnext;	/* the process's threads, */
 	struct tlwp	*tl_pprev;	/* both ways */
+	int		 tl_ended;	/* ended before a rebind: nothing
+					   bound, only its totals left */
 };
 
 struct tproc {
@@ -202,11 +204,18 @@ print_profile(pid_t pid)
 	out_check();
 }
 
+/*
+ * 0 bound; 1 the thread has ended (ESRCH: a thread of a process
+ * attached with -p can end before its counters are opened, or between
+ * the sets of a rotation; its end is reported after); -1 failed.
+ */
 static int
 bind_elem(pctx_t *pctx, struct tlwp *tl, struct setgrp_elem *e,
     const char *cb)
 {
 	if (cpc_bind_pctx(T.cpc, pctx, tl->tl_tid, e->se_set, 0) != 0) {
+		if (errno == ESRCH)
+			return 1;
 		warnmsg("%d: %s: %s", (int)tl->tl_pid, cb, errh_last());
 		return -1;
 	}
@@ -262,8 +271,16 @@ cb_init_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 		tp->tp_lwps->tl_pprev = tl;
 	tp->tp_lwps = tl;
 	e = setgrp_cur(tl->tl_sg);
-	if (bind_elem(pctx, tl, e, "init_lwp") != 0)
+	switch (bind_elem(pctx, tl, e, "init_lwp")) {
+	case 0:
+		break;
+	case 1:
+		/* Ended before it could be counted: nothing to say of it. */
+		lwp_free(tl);
+		return cb_rc(0);
+	default:
 		return -1;
+	}
 	if (T.o->o_verbose) {
 		if (sample(tl, e, "init_lwp") != 0)
 			return -1;
@@ -278,7 +295,7 @@ cb_lwp_create(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	struct tlwp *tl = lwp_find((pid_t)lwpid);
 	struct setgrp_elem *e;
 
-	if (tl == NULL)
+	if (tl == NULL || tl->tl_ended)
 		return 0;
 	e = setgrp_cur(tl->tl_sg);
 	if (sample(tl, e, "lwp_create") != 0)
@@ -295,7 +312,7 @@ cb_tick(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	struct setgrp_elem *e;
 	int set;
 
-	if (tl == NULL)
+	if (tl == NULL || tl->tl_ended)
 		return 0;
 	e = setgrp_cur(tl->tl_sg);
 	set = tl->tl_sg->sg_cur;
@@ -304,8 +321,15 @@ cb_tick(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	line_values(pid, tl->tl_tid, "tick", set, e->se_delta);
 	if (T.o->o_nspecs > 1) {
 		(void)cpc_unbind(T.cpc, e->se_set);
-		if (bind_elem(pctx, tl, setgrp_next(tl->tl_sg), "tick") != 0)
+		switch (bind_elem(pctx, tl, setgrp_next(tl->tl_sg), "tick")) {
+		case 0:
+			break;
+		case 1:
+			tl->tl_ended = 1;
+			break;
+		default:
 			return -1;
+		}
 	}
 	return cb_rc(0);
 }
@@ -325,8 +349,9 @@ cb_fini_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	 * No unbind: the sets are destroyed (closed) right after, at the
 	 * thread's lwp_exit, the exec or the release, and disabling the
 	 * group of a stopped thread is a cross-CPU call to where it ran.
+	 * A thread that ended in a rotation has its totals, nothing bound.
 	 */
-	rc = sample(tl, e, "fini_lwp");
+	rc = tl->tl_ended ? 0 : sample(tl, e, "fini_lwp");
 	for (i = 0; i < tl->tl_sg->sg_n; i++) {
 		e = &tl->tl_sg->sg_elems[i];
 		if (e->se_nsamples == 0)

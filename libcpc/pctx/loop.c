@@ -83,6 +83,13 @@ on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
 	if (l != NULL && l->l_proc != NULL)
 		return;		/* found while capturing */
 	/*
+	 * Found while capturing, run, ended and reaped already: the reports
+	 * of two threads come in no set order.  Made anew here, it would be
+	 * a thread (or a process) waiting for a stop that never comes.
+	 */
+	if (l == NULL && kill(child, 0) != 0 && errno == ESRCH)
+		return;
+	/*
 	 * clone(2) without CLONE_THREAD makes a process, whatever its exit
 	 * signal; ptrace reports it as a fork only for SIGCHLD.
 	 */
@@ -331,13 +338,26 @@ dispatch(pctx_t *p, pid_t tid, int status)
 		pctx_lwp_resume(p, l, sig);
 }
 
+/*
+ * The reports waiting, the first waited for when block: how many, or -1
+ * with errno.  At most DRAIN_MAX, so that a process making threads
+ * without end cannot hold off the ticks and pctx_terminate: p_more then
+ * says that more may be waiting (their SIGCHLD may have been read), and
+ * pctx_run looks at its timer and comes back without sleeping.
+ */
+#define DRAIN_MAX	256
+
 int
 pctx_drain(pctx_t *p, int block)
 {
 	int status, n = 0;
 	pid_t tid;
 
-	for (;;) {
+	for (p->p_more = 0;; ) {
+		if (n == DRAIN_MAX) {
+			p->p_more = 1;
+			return n;
+		}
 		tid = waitpid(-1, &status, __WALL | (block ? 0 : WNOHANG));
 		if (tid == 0)
 			return n;
@@ -488,7 +508,8 @@ discover(pctx_t *p)
 
 /*
  * Wait for something to do: a report (SIGCHLD), a pctx_terminate or a
- * tick, which is made here.  0, or -1 when poll failed (said why).
+ * tick, which is made here; not at all when reports may be waiting
+ * (p_more).  0, or -1 when poll failed (said why).
  */
 static int
 loop_wait(pctx_t *p, struct pollfd fds[3])
@@ -496,7 +517,7 @@ loop_wait(pctx_t *p, struct pollfd fds[3])
 	struct signalfd_siginfo si;
 	uint64_t junk;
 
-	if (poll(fds, fds[2].fd >= 0 ? 3 : 2, -1) < 0) {
+	if (poll(fds, fds[2].fd >= 0 ? 3 : 2, p->p_more ? 0 : -1) < 0) {
 		if (errno == EINTR)
 			return 0;
 		pctx_err(p, "run", "poll: %s", strerror(errno));

@@ -131,6 +131,8 @@ struct pctx {
 	int		 p_termseen;	/* p_nterm that pctx_run answered */
 	int		 p_terminated;
 	int		 p_failed;
+	int		 p_more;	/* pctx_drain stopped at its most:
+					   reports may be waiting */
 	int		 p_ticking;
 	int		 p_rootdone;	/* created command reaped */
 	int		 p_rootstatus;

@@ -296,6 +296,62 @@ vcsw() {
 	wait "$pid" || true
 }
 
+# untraced_threads PID TRACER: the threads of PID whose tracer is not
+# TRACER (an ended thread, or one ending meanwhile, is passed over).
+untraced_threads() {
+	local t st
+	for t in /proc/"$1"/task/*; do
+		st=$(awk '$1 == "State:" { s = $2 }
+		    $1 == "TracerPid:" { print s, $2 }' "$t/status" \
+		    2>/dev/null) || continue
+		case $st in
+		""|Z*|X*|*" $2") ;;
+		*) echo "${t##*/} $st" ;;
+		esac
+	done
+}
+
+@test "-p: threads born and ending all through the attach: each one seized, none fails it" {
+	local wl pid to ct st
+	wl=$(workload relay)
+	# 50 chains, each thread handing over to a new one every 0.5 ms.  A
+	# thread not seized starts untraced ones for ever; a thread seized
+	# that ends before its counters are opened must not fail the attach
+	# (it did: "init_lwp: cannot count ...: No such process"); nor may
+	# the end of one whose creator speaks after it leave the tracking
+	# waiting for it (it hung at the release).
+	"$wl" -l 500 50 >/dev/null 2>&1 &
+	pid=$!
+	KILL_PIDS=("$pid")
+	wait_until 10 eval '[ "$(ls /proc/$pid/task | wc -l)" -gt 50 ]'
+	timeout 60 "$CPUTRACK" -T 0.2 -N 500 -o "$OUT" -c "$EV" -p "$pid" \
+	    >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
+	to=$!
+	KILL_PIDS+=("$to")
+	ct=
+	wait_until 10 eval 'ct=$(pgrep -P "$to")'
+	# Traced from the attach on: the main thread, then every one.
+	wait_until 20 eval '[ "$(sed -n "s/^TracerPid:[[:space:]]*//p" \
+	    /proc/$pid/status)" = "$ct" ]'
+	wait_until 10 eval '[ -z "$(untraced_threads "$pid" "$ct")" ]'
+	sleep 1
+	kill -TERM "$ct"
+	st=0
+	wait "$to" || st=$?
+	KILL_PIDS=("$pid")
+	expect_eq "$st" 0 "cputrack's status after SIGTERM"
+	expect_eq "$(cat "$BATS_TEST_TMPDIR/err")" "" "stderr"
+	expect_eq "$(rows total | wc -l)" 1 "the total line"
+	# The ticks come on time, not after every report of the storm (the
+	# loop drained them all first: a tick of 0.2 s came after 1 s)
+	expect_eq "$(rows tick | awk '{ print $1 }' | sort -un | awk '
+	    NR > 1 && $1 - t > 1.0 { print t, $1 } { t = $1 }')" "" \
+	    "ticks more than 1 s apart (want 0.2)"
+	kill "$pid"
+	wait "$pid" || true
+	KILL_PIDS=()
+}
+
 @test "-p: every thread of a multi-threaded process; counts until it exits" {
 	local wl pid want
 	wl=$(workload slowloop)
