@@ -56,8 +56,11 @@ teardown() {
 	n1=$(awk '$2 == 1 && $3 == "tick"' "$out" | wc -l)
 	[ "$n0" -eq 8 ]
 	[ "$n1" -ge 3 ] && [ "$n1" -le 6 ]
+	# its last sample is the last interval's, at 2.4 s (the time is the
+	# read's, after the wake-up: a loaded machine wakes it late, so up to
+	# 50 ms, as the other tests of the intervals allow)
 	last1=$(awk '$2 == 1 && $3 == "tick" { t = $1 } END { print t }' "$out")
-	[ "$last1" = 2.400 ]
+	awk -v t="$last1" 'BEGIN { exit !(t >= 2.4 && t < 2.45) }'
 	# The total sums every printed sample of both CPUs.
 	sum=$(awk '$3 == "tick" { s += $4 } END { printf "%.0f", s }' "$out")
 	total=$(awk '$3 == "total" { print $4 }' "$out")
