@@ -14,13 +14,15 @@ teardown() {
 	machine_unlock
 }
 
-# maps PROG...: the shared objects PROG has mapped while it counts for
-# a second (read from /proc/PID/maps half-way).
+# maps timeout SECS PROG...: the shared objects PROG has mapped while it
+# counts for a second (read from /proc/PID/maps half-way).  PROG is
+# timeout's child: timeout itself runs on in a process of its own.
 maps() {
 	"$@" >/dev/null 2>&1 &
-	local pid=$!
+	local pid=$! kid
 	sleep 0.5
-	cat "/proc/$pid/maps"
+	kid=$(pgrep -P "$pid" | head -1)
+	cat "/proc/${kid:-$pid}/maps"
 	wait "$pid"
 }
 
@@ -28,6 +30,8 @@ maps() {
 	run maps timeout 10 "$CPUSTAT" -c cpu-clock,context-switches 1 1
 	expect_status 0
 	expect_match "$output" 'libc\.so'
+	grep -qF "$(readlink -f "$CPUSTAT")" <<<"$output" ||
+	    fail_with "the maps read are not cpustat's"
 	if echo "$output" | grep -E 'libpfm|libtracefs|libtraceevent'; then
 		fail_with "a library was loaded for software events"
 	fi
@@ -37,6 +41,8 @@ maps() {
 	requires root tracepoint:syscalls:sys_enter_getpid
 	run maps timeout 10 "$CPUSTAT" -c syscalls:sys_enter_getpid 1 1
 	expect_status 0
+	grep -qF "$(readlink -f "$CPUSTAT")" <<<"$output" ||
+	    fail_with "the maps read are not cpustat's"
 	if echo "$output" | grep libpfm; then
 		fail_with "libpfm4 was loaded for a tracepoint"
 	fi
