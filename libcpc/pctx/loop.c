@@ -55,10 +55,12 @@ fork_proc(pctx_t *p, struct lwp *parent, pid_t child)
 }
 
 /*
- * Whether child is a thread of parent's process.  A null signal through
- * tgkill says so without reading /proc/<child>/status, which cost more
- * than the rest of a new thread's handling; /proc decides only when the
- * kernel refuses the signal (EPERM).
+ * Whether child is a thread of parent's process: 1, 0, or -1 when child
+ * no longer exists.  A null signal through tgkill says so without
+ * reading /proc/<child>/status, which cost more than the rest of a new
+ * thread's handling; /proc decides only when the kernel refuses the
+ * signal (EPERM).  Only when tgkill finds no such thread of the process
+ * does a second null signal ask whether child is anywhere.
  */
 static int
 same_group(const struct lwp *parent, pid_t child)
@@ -67,6 +69,8 @@ same_group(const struct lwp *parent, pid_t child)
 
 	if (syscall(SYS_tgkill, tgid, child, 0) == 0)
 		return 1;
+	if (errno == ESRCH)
+		return kill(child, 0) != 0 && errno == ESRCH ? -1 : 0;
 	if (errno != EPERM)
 		return 0;
 	return pctx_status_field(child, "Tgid") == (long)tgid;
@@ -83,18 +87,25 @@ on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
 	if (l != NULL && l->l_proc != NULL)
 		return;		/* found while capturing */
 	/*
-	 * Found while capturing, run, ended and reaped already: the reports
-	 * of two threads come in no set order.  Made anew here, it would be
-	 * a thread (or a process) waiting for a stop that never comes.
-	 */
-	if (l == NULL && kill(child, 0) != 0 && errno == ESRCH)
-		return;
-	/*
 	 * clone(2) without CLONE_THREAD makes a process, whatever its exit
-	 * signal; ptrace reports it as a fork only for SIGCHLD.
+	 * signal; ptrace reports it as a fork only for SIGCHLD.  A thread
+	 * found while capturing can have run, ended and been reaped already
+	 * (the reports of two threads come in no set order): made anew
+	 * here, it would wait for a stop that never comes.
 	 */
-	if (event == PTRACE_EVENT_CLONE && !same_group(parent, child))
-		event = PTRACE_EVENT_FORK;
+	if (event == PTRACE_EVENT_CLONE) {
+		switch (same_group(parent, child)) {
+		case 1:
+			break;
+		case 0:
+			event = PTRACE_EVENT_FORK;
+			break;
+		default:
+			if (l == NULL)
+				return;
+			event = PTRACE_EVENT_FORK;
+		}
+	}
 	if (event == PTRACE_EVENT_CLONE)
 		pr = parent->l_proc;
 	else if ((pr = fork_proc(p, parent, child)) == NULL)
