@@ -72,12 +72,12 @@ cpc_vendor(cpc_t *cpc)
 static size_t
 ot_home(const struct cpc_objtab *t, uintptr_t key)
 {
-	size_t mask = ((size_t)1 << t->ot_bits) - 1, run;
+	size_t run;
 
+	/* A table has 16 slots at least (ot_grow): a run fits in it. */
 	run = (size_t)(((uint64_t)(key >> 10) * 0x9e3779b97f4a7c15ULL) >>
 	    (64 - t->ot_bits));
-	return ((run & ~(size_t)(OT_RUN - 1)) | ((key >> 6) &
-	    (OT_RUN - 1))) & mask;
+	return (run & ~(size_t)(OT_RUN - 1)) | ((key >> 6) & (OT_RUN - 1));
 }
 
 /* The slot of key, or of the empty slot that ends its chain. */
