@@ -43,11 +43,12 @@ warnmsg(const char *fmt, ...)
 }
 
 /*
- * After every line: a failed write ends the tracking, once.  A closed
- * pipe only means nobody reads any more: the processes are released, and
- * a command runs to its end.  Any other error is cputrack's failure: the
- * command is killed now, and the callbacks fail from now on so that
- * pctx_run ends (see cb_rc).  An attached process is only let go.
+ * After every line and every flush: a failed write ends the tracking,
+ * once.  A closed pipe only means nobody reads any more: the processes
+ * are released, and a command runs to its end.  Any other error is
+ * cputrack's failure: the command is killed now, and the callbacks fail
+ * from now on so that pctx_run ends (see cb_rc).  An attached process
+ * is only let go.
  */
 void
 out_check(void)
@@ -62,6 +63,16 @@ out_check(void)
 	}
 	T.outfatal = 1;
 	(void)pctx_kill(T.pctx, SIGKILL);
+}
+
+/* What is buffered, written out now. */
+void
+out_flush(void)
+{
+	if (T.outfail)
+		return;
+	(void)fflush(T.out);
+	out_check();
 }
 
 int
@@ -247,6 +258,7 @@ tree_total(void)
 		out_check();
 	}
 	om_flush(1);
+	out_flush();
 	return T.outfail && T.outerr != EPIPE ? -1 : 0;
 }
 

@@ -477,6 +477,20 @@ cb_release(pctx_t *pctx, pid_t pid, void *arg)
 	proc_free(tp);
 }
 
+/*
+ * The output is written out whenever the loop has nothing left to do
+ * (pctx_set_idle), not a line at a time: a tick of thousands of threads
+ * in one write per buffer, not one per thread, and a line is never held
+ * while cputrack waits.
+ */
+static void
+cb_idle(pctx_t *pctx, void *arg)
+{
+	(void)pctx;
+	(void)arg;
+	out_flush();
+}
+
 static const struct pctx_ops ops = {
 	.po_init_lwp = cb_init_lwp,
 	.po_fini_lwp = cb_fini_lwp,
@@ -687,7 +701,7 @@ track(cpc_t *cpc, const struct topts *o)
 	T.cpc = cpc;
 	T.o = o;
 	T.out = o->o_out;
-	setvbuf(T.out, NULL, _IOLBF, 0);
+	setvbuf(T.out, NULL, _IOFBF, 0);
 	if ((T.tmpl = calloc(o->o_nspecs, sizeof(*T.tmpl))) == NULL) {
 		warnmsg("out of memory");
 		return fail;
@@ -730,6 +744,7 @@ track(cpc_t *cpc, const struct topts *o)
 	/* Only now: the command keeps the limit it was given. */
 	cli_raise_nofile();
 	pctx_set_ops(T.pctx, &ops);
+	pctx_set_idle(T.pctx, cb_idle);
 	catch_signals();
 	T.t0 = now();
 	smpl_start(T.sm, T.t0);
@@ -743,6 +758,7 @@ track(cpc_t *cpc, const struct topts *o)
 		return rc;
 	}
 	failed = pctx_run(T.pctx, o->o_msec, o->o_count, cb_tick) != 0;
+	out_flush();	/* before a wait for the command */
 	if (outfailed())
 		failed = 1;
 	if (o->o_pid == 0)

@@ -53,6 +53,7 @@ void		warnmsg(const char *fmt, ...)
 		    __attribute__((format(printf, 1, 2)));
 /* After every line: a failed write ends the tracking, once. */
 void		out_check(void);
+void		out_flush(void);
 /* What a callback returns: -1 once an output error was fatal. */
 int		cb_rc(int rc);
 /* The title line (or CSV header), once. */

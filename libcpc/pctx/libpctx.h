@@ -184,6 +184,14 @@ void	 pctx_cmdline(pid_t pid, char *buf, size_t len);
  * with EINVAL for a created command (its release kills it).
  */
 int	 pctx_detach_at_exit(pctx_t *pctx);
+/*
+ * fn (NULL: none) is called with the pctx and its arg each time
+ * pctx_run has handled what was waiting and is about to wait for more
+ * (a report, a tick, pctx_terminate): the place to write out what the
+ * callbacks buffered.  0, or -1 with EINVAL without a pctx.
+ */
+typedef void	pctx_idlefn_t(pctx_t *, void *);
+int	 pctx_set_idle(pctx_t *pctx, pctx_idlefn_t *fn);
 
 #ifdef __cplusplus
 }

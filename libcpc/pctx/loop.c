@@ -520,7 +520,8 @@ discover(pctx_t *p)
 /*
  * Wait for something to do: a report (SIGCHLD), a pctx_terminate or a
  * tick, which is made here; not at all when reports may be waiting
- * (p_more).  0, or -1 when poll failed (said why).
+ * (p_more).  The idle callback first (pctx_set_idle).  0, or -1 when
+ * poll failed (said why).
  */
 static int
 loop_wait(pctx_t *p, struct pollfd fds[3])
@@ -528,6 +529,8 @@ loop_wait(pctx_t *p, struct pollfd fds[3])
 	struct signalfd_siginfo si;
 	uint64_t junk;
 
+	if (p->p_idle != NULL)
+		p->p_idle(p, p->p_arg);
 	if (poll(fds, fds[2].fd >= 0 ? 3 : 2, p->p_more ? 0 : -1) < 0) {
 		if (errno == EINTR)
 			return 0;

@@ -101,6 +101,17 @@ pctx_set_ops(pctx_t *p, const struct pctx_ops *ops)
 	return 0;
 }
 
+PCTX_EXPORT int
+pctx_set_idle(pctx_t *p, pctx_idlefn_t *fn)
+{
+	if (p == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	p->p_idle = fn;
+	return 0;
+}
+
 PCTX_EXPORT pid_t
 pctx_pid(pctx_t *p)
 {

@@ -121,6 +121,7 @@ struct pctx {
 	struct pctx_ops	 p_ops;
 	pctx_sysc_forkfn_t *p_solfork;
 	pctx_tickfn_t	*p_tick;
+	pctx_idlefn_t	*p_idle;
 	unsigned	 p_nsamples;
 	struct proc	*p_procs;
 	struct lwp	*p_hash[HASHSZ];

@@ -513,6 +513,43 @@ untraced_threads() {
 	expect_match "${lines[0]}" "^   time     lwp      event +$(tick_name)      pic0 \$"
 }
 
+# ticks FILE: how many tick lines FILE has.
+ticks() {
+	[ -f "$1" ] && awk '$3 == "tick"' "$1" | wc -l
+}
+
+@test "the output is written out while cputrack waits: the ticks are in the file and the pipe as they come" {
+	local wl pid got
+	wl=$(workload slowloop)
+	# To a file: two ticks there while the command still runs.
+	"$CPUTRACK" -T 0.2 -o "$OUT" -c "$EV" "$wl" -i 5 8000 \
+	    >/dev/null 2>&1 &
+	pid=$!
+	KILL_PIDS+=("$pid")
+	wait_until 5 eval '[ "$(ticks "$OUT")" -ge 2 ]'
+	kill -0 "$pid" || fail_with "cputrack ended before the check"
+	expect_eq "$(head -1 "$OUT" | awk '{ print $1, $3 }')" "time event" \
+	    "the title first"
+	ct_check "$OUT"
+	kill -TERM "$pid"
+	wait_exit "$pid" 10
+	expect_eq "$WAIT_STATUS" 143 "SIGTERM went to the command"
+	expect_eq "$(rows total | wc -l)" 1 "the total line at the end"
+	# To a pipe, with -p: the reader gets the title and a tick at once,
+	# not when cputrack ends (it would not in 10 s).
+	"$wl" -i 5 8000 >/dev/null &
+	pid=$!
+	KILL_PIDS+=("$pid")
+	wait_until 10 proc_exe_is "$pid" "$wl"
+	got=$(timeout 20 bash -c '"$1" -T 0.2 -N 50 -c "$2" -p "$3" |
+	    { IFS= read -r -t 5 a && IFS= read -r -t 5 b && echo "$b"; }' _ \
+	    "$CPUTRACK" "$EV" "$pid") || true
+	expect_match "$got" "^ +[0-9.]+ +$pid +tick +[0-9]+ *\$" \
+	    "a tick line read within 5 s"
+	kill -TERM "$pid"
+	wait_exit "$pid" 10
+}
+
 @test "several -c sets rotate per tick on every thread, each line names its set" {
 	local getpid
 	getpid=$(workload getpid_n)

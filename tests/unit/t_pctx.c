@@ -72,6 +72,8 @@ static struct {
 	int		 nt;
 	int		 exitstatus;
 	int		 ticks;
+	int		 idles;		/* idle calls, with the pctx's arg */
+	int		 idleticks;	/* ticks made before the last one */
 	pid_t		 forkchild;
 	int		 otherfork;	/* a handler never registered ran */
 } S;
@@ -174,6 +176,16 @@ cb_tick(pctx_t *p, pid_t pid, id_t tid, void *arg)
 }
 
 static void
+cb_idle(pctx_t *p, void *arg)
+{
+	(void)p;
+	if (arg == &S) {
+		S.idles++;
+		S.idleticks = S.ticks;
+	}
+}
+
+static void
 quiet(const char *fn, const char *fmt, va_list ap)
 {
 	(void)fn; (void)fmt; (void)ap;
@@ -197,6 +209,7 @@ reset(void)
 	S.log[0] = '\0';
 	S.exitstatus = -1;
 	S.ticks = 0;
+	S.idles = S.idleticks = 0;
 	S.forkchild = 0;
 }
 
@@ -288,10 +301,11 @@ test_fork_and_ticks(char *self)
 	reset();
 	snprintf(script, sizeof(script), "'%s' child 5 0 300; exit 4", self);
 	argv[2] = script;
-	p = pctx_create("sh", argv, NULL, 0, NULL);
+	p = pctx_create("sh", argv, &S, 0, NULL);
 	if (!tap_ok(p != NULL, "pctx_create searches PATH"))
 		return;
 	pctx_set_events(p, PCTX_SYSC_FORK_EVENT, cb_fork, PCTX_NULL_EVENT);
+	tap_ok(pctx_set_idle(p, cb_idle) == 0, "pctx_set_idle: 0");
 	/* A failed call changes no callback, the fork one included. */
 	tap_ok(pctx_set_events(p, PCTX_SYSC_FORK_EVENT, cb_fork_other, 99,
 	    cb_fork_other, PCTX_NULL_EVENT) == -1 && errno == EINVAL,
@@ -299,6 +313,9 @@ test_fork_and_ticks(char *self)
 	tap_ok(pctx_run(p, 20, 3, cb_tick) == 0,
 	    "pctx_run returns 0 when the sample budget is spent");
 	tap_u64(S.ticks, 3, "three ticks of the one thread");
+	tap_ok(S.idles >= 2 && S.idleticks >= 2, "the idle callback, with the "
+	    "pctx's arg, before each wait: after the ticks too (%d calls, "
+	    "the last after tick %d)", S.idles, S.idleticks);
 	tap_ok(S.forkchild > 0, "the fork handler named the child");
 	tap_ok(!S.otherfork, "the handler of the failed call never ran");
 	tap_ok(pctx_wait(p, &st) == 0 && WIFEXITED(st) &&
@@ -415,6 +432,9 @@ test_errors(void)
 	errno = 0;
 	tap_ok(p != NULL && pctx_detach_at_exit(p) == -1 && errno == EINVAL,
 	    "pctx_detach_at_exit on a created command: -1, EINVAL");
+	errno = 0;
+	tap_ok(pctx_set_idle(NULL, cb_idle) == -1 && errno == EINVAL,
+	    "pctx_set_idle without a pctx: -1, EINVAL");
 	errno = 0;
 	tap_ok(pctx_detach_at_exit(NULL) == -1 && errno == EINVAL,
 	    "pctx_detach_at_exit without a pctx: -1, EINVAL");
