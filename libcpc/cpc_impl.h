@@ -119,6 +119,7 @@ struct cpc_set {
 	int			*cs_pos;	/* request -> its cs_fds index */
 	int			 cs_ovf;	/* has CPC_OVF_NOTIFY_EMT requests */
 	int			 cs_fresh;	/* opened, never enabled: all 0 */
+	int			 cs_onopen;	/* leader opened enabled */
 	uint64_t		*cs_base;	/* per fd: its count at the bind */
 	int			 cs_disabled;	/* cpc_disable */
 	uint64_t		 cs_tick0;	/* tick at bind */

@@ -3,7 +3,8 @@
  * be_perf.c - the perf_event_open(2) backend.
  *
  * A bound set is one perf group on its target: the first request is the
- * leader, opened disabled; the others follow it.  The group is read with
+ * leader, opened disabled (enabled on another thread: perf_open_set); the
+ * others follow it.  The group is read with
  * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, so every
  * request of a sample comes from one consistent snapshot:
  *
@@ -191,7 +192,7 @@ fill_attr(const cpc_set_t *set, const struct cpc_request *r, int leader,
 {
 	cpc_perf_event_attr(r, sub, a);
 	a->read_format = RDFMT;
-	a->disabled = leader;
+	a->disabled = leader && !set->cs_onopen;
 	a->inherit = set->cs_inherit;
 	/*
 	 * New threads count into the group; forked processes only under
@@ -396,6 +397,19 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		n += set->cs_reqs[i].cr_ev.ev_derived;
 	set->cs_nfds = 0;
 	set->cs_ovf = 0;
+	/*
+	 * Another thread's group counts from its open (the leader opened
+	 * enabled): one ioctl less per bind, a cross-CPU call to where the
+	 * thread last ran.  Its members start a system call later: no event
+	 * of a stopped thread falls between, and a running one's start is
+	 * the bind's time, whichever instant in it.  Not the calling
+	 * thread's own (its opens would count), nor overflows (they start
+	 * from a reset) or CPC_BIND_LWP_ENDS (perf_ends.c).
+	 */
+	set->cs_onopen = t->t_kind == CPC_BIND_PCTX && !t->t_ends;
+	for (i = 0; i < set->cs_nreqs; i++)
+		if (set->cs_reqs[i].cr_ovf)
+			set->cs_onopen = 0;
 	set->cs_fds = malloc((n + 1) * sizeof(int));
 	set->cs_pos = malloc(set->cs_nreqs * sizeof(int));
 	set->cs_base = calloc(n + 1, sizeof(uint64_t));	/* n may be 0 */
@@ -600,6 +614,7 @@ static int
 perf_start(cpc_t *cpc, cpc_set_t *set)
 {
 	uint64_t *rb = set->cs_rdbuf;
+	int onopen;
 
 	(void)cpc;
 	if (set->cs_ovf) {
@@ -621,8 +636,10 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 	 * thread is a cross-CPU call to where it last ran).  A group just
 	 * opened with its leader disabled has counted nothing and been
 	 * enabled for no time: not even the read (cputrack binds every new
-	 * thread so).  Overflows count towards their period from a reset.
+	 * thread so), nor the enable when it was opened enabled (cs_onopen).
+	 * Overflows count towards their period from a reset.
 	 */
+	onopen = set->cs_fresh && set->cs_onopen;
 	memset(set->cs_base, 0, set->cs_nfds * sizeof(uint64_t));
 	if (set->cs_fresh && !set->cs_ovf) {
 		rb[1] = rb[2] = 0;
@@ -645,7 +662,7 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 		set->cs_enalast = rb[1];
 		set->cs_hrlast = cpc_hrnow();
 	}
-	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
+	if (!onopen && perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
 		return -1;
 	cpc_pu_live(set, 1);
 	return set->cs_ovf ? ovf_rearm(set, 1) : 0;
