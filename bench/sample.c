@@ -16,6 +16,16 @@
  *	sample <ns per cpc_set_sample> raw <ns per read> ratio <r> user <u> \
  *	    floor <ns per lean sample>
  *
+ * and then, from calls of the three taken one at a time in turn (each
+ * timed alone by the cycle counter, the cost of timing nothing taken
+ * off), the medians' ratios to the raw read's:
+ *
+ *	percall ratio <cpc_set_sample's> floor <lean_sample's>
+ *
+ * Block times move with the machine from round to round by more than
+ * the 5% the target allows; calls a few microseconds apart see the same
+ * machine.
+ *
  * u: the share of the cpc_set_sample calls libcpc answered in user space
  * (backends/perf_user.c: rdpmc, or the arm64 counter registers, on
  * hardware events of the calling thread), 0 where it used read().
@@ -61,6 +71,40 @@ cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int
+cmp64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The cycle counter, read in order with the code around it: the TSC
+ * between fences, the arm64 virtual counter between barriers, else the
+ * clock in ns.
+ */
+static inline uint64_t
+stamp(void)
+{
+#if defined(__x86_64__)
+	uint64_t t;
+
+	__asm__ __volatile__("lfence" ::: "memory");
+	t = __builtin_ia32_rdtsc();
+	__asm__ __volatile__("lfence" ::: "memory");
+	return t;
+#elif defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) ::
+	    "memory");
+	return v;
+#else
+	return (uint64_t)now();
+#endif
+}
+
 /*
  * The floor: the least any sample of a group can do.  It checks its
  * arguments, reads, stamps the time and the tick (as a cpc_buf_t is
@@ -100,6 +144,45 @@ lean_sample(struct lean *l)
 	for (i = 0; i < l->l_n; i++)
 		l->l_val[i] = l->l_rb[3 + 2 * i] - l->l_base[i] + l->l_cur[i];
 	return 0;
+}
+
+/*
+ * calls of each of the three, and of nothing, one at a time in turn;
+ * prints the medians' ratios to the raw read's, less the median of
+ * nothing (the timing's own cost).
+ */
+static void
+percall(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf, int fd, uint64_t *rb,
+    size_t len, struct lean *lean, long calls)
+{
+	uint64_t *t[4], a;
+	long j;
+	int k, op;
+
+	for (k = 0; k < 4; k++)
+		if ((t[k] = malloc((size_t)calls * sizeof(uint64_t))) == NULL)
+			return;
+	for (j = 0; j < calls; j++)
+		for (k = 0; k < 4; k++) {
+			op = (int)((j + k) % 4);
+			a = stamp();
+			if (op == 0)
+				(void)cpc_set_sample(cpc, set, buf);
+			else if (op == 1)
+				(void)!read(fd, rb, len);
+			else if (op == 2)
+				(void)lean_sample(lean);
+			t[op][j] = stamp() - a;
+		}
+	for (k = 0; k < 4; k++)
+		qsort(t[k], (size_t)calls, sizeof(uint64_t), cmp64);
+	j = calls / 2;
+	if (t[1][j] > t[3][j])
+		printf("percall ratio %.3f floor %.3f\n",
+		    (double)(t[0][j] - t[3][j]) / (double)(t[1][j] - t[3][j]),
+		    (double)(t[2][j] - t[3][j]) / (double)(t[1][j] - t[3][j]));
+	for (k = 0; k < 4; k++)
+		free(t[k]);
 }
 
 /* The software events by name: all this bench needs. */
@@ -226,6 +309,7 @@ main(int argc, char **argv)
 	    ts[rounds / 2], tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2],
 	    (double)(cpc_pu_nreads - u0) / ((double)calls * rounds),
 	    tf[rounds / 2]);
+	percall(cpc, set, buf, fds[0], rb, sizeof(rb), &lean, calls);
 	free(lean.l_rb);
 	cpc_close(cpc);
 	return 0;

@@ -813,19 +813,13 @@ cpc_enable(cpc_t *cpc)
 	return 0;
 }
 
-CPC_EXPORT int
-cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+/* cpc_set_sample for the sets without a backend's own (cs_sample). */
+static __attribute__((noinline)) int
+sample_any(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 {
 	static const char fn[] = "cpc_set_sample";
-	const struct cpc_request *r;
-	uint64_t *v;
-	int i, n, scaled = 0;
+	int scaled = 0;
 
-	if (set == NULL || buf == NULL || set->cs_cpc != cpc ||
-	    !set->cs_bound || buf->cb_nreqs != set->cs_nreqs) {
-		errno = EINVAL;
-		return -1;
-	}
 	if (set->cs_kind == CPC_BIND_CPU && sched_getcpu() != set->cs_cpu) {
 		/* The CPU went away under us (offline) or the mask changed. */
 		errno = EAGAIN;
@@ -840,9 +834,23 @@ cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	buf->cb_scaled = scaled;
 	buf->cb_ena = set->cs_ena;
 	buf->cb_run = set->cs_run;
-	for (i = 0, n = set->cs_nreqs, r = set->cs_reqs, v = buf->cb_vals;
-	    i < n; i++)
-		v[i] += r[i].cr_cur;
 	/* The SMPL requests' records since the last sample (smpl.c). */
 	return set->cs_nsmpl > 0 ? cpc_smpl_sample(cpc, set, buf) : 0;
+}
+
+/*
+ * A thread's plain group (never a CPU's) is sampled by its backend's
+ * cs_sample alone: a jump from here, no frame of this function's.
+ */
+CPC_EXPORT int
+cpc_set_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+{
+	if (set == NULL || buf == NULL || set->cs_cpc != cpc ||
+	    !set->cs_bound || buf->cb_nreqs != set->cs_nreqs) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->cs_sample != NULL)
+		return set->cs_sample(cpc, set, buf);
+	return sample_any(cpc, set, buf);
 }

@@ -121,6 +121,8 @@ struct cpc_set {
 	int			 cs_fresh;	/* opened, never enabled: all 0 */
 	int			 cs_onopen;	/* leader opened enabled */
 	uint64_t		*cs_base;	/* per fd: its count at the bind */
+	uint64_t		*cs_off;	/* per request: its preset less
+						   its fd's cs_base (perf.c) */
 	int			 cs_disabled;	/* cpc_disable */
 	uint64_t		 cs_tick0;	/* tick at bind */
 	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
@@ -142,7 +144,9 @@ struct cpc_set {
 	int			 cs_nsmpl;	/* SMPL requests */
 	struct cpc_smpl		*cs_smpl;	/* per request, when open */
 	void			*cs_user;	/* backends/perf_user.c */
-	int			 cs_plain;	/* perf.c: the short read */
+	/* The backend's whole cpc_set_sample for this set, or NULL. */
+	int			(*cs_sample)(struct cpc *, struct cpc_set *,
+				    struct cpc_buf *);
 };
 
 struct cpc_buf {

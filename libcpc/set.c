@@ -50,8 +50,7 @@ cpc_set_free(cpc_set_t *set)
 	for (i = 0; i < set->cs_nreqs; i++)
 		request_free(&set->cs_reqs[i]);
 	free(set->cs_reqs);
-	free(set->cs_fds);
-	free(set->cs_base);
+	free(set->cs_base);	/* the perf backend's block, cs_fds in it */
 	free(set->cs_rdbuf);
 	free(set);
 }

@@ -43,7 +43,10 @@ struct cpc_backend {
 	int		(*be_stop)(cpc_t *, cpc_set_t *);
 	/* Count again from where be_stop left the counts. */
 	int		(*be_resume)(cpc_t *, cpc_set_t *);
-	/* Read every request; *scaled set when time-shared. */
+	/*
+	 * Read every request: its count since the bind plus its preset in
+	 * force (cr_cur); *scaled set when time-shared.
+	 */
 	int		(*be_read)(cpc_t *, cpc_set_t *, uint64_t *vals,
 			    int *scaled);
 	void		(*be_close)(cpc_t *, cpc_set_t *);

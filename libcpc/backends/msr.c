@@ -490,7 +490,7 @@ msr_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 
 			v = v > s ? v - s : 0;
 		}
-		vals[i] = v;
+		vals[i] = v + set->cs_reqs[i].cr_cur;
 	}
 	return 0;
 }

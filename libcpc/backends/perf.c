@@ -246,13 +246,12 @@ perf_close(cpc_t *cpc, cpc_set_t *set)
 	for (i = set->cs_nfds - 1; i >= 0; i--)
 		if (set->cs_fds != NULL && set->cs_fds[i] >= 0)
 			close(set->cs_fds[i]);
-	free(set->cs_fds);
-	free(set->cs_pos);
-	free(set->cs_base);
-	set->cs_plain = 0;
+	free(set->cs_base);	/* and the rest of the block (perf_open_set) */
+	set->cs_sample = NULL;
 	set->cs_fds = NULL;
 	set->cs_pos = NULL;
 	set->cs_base = NULL;
+	set->cs_off = NULL;
 }
 
 /*
@@ -363,8 +362,10 @@ leader(const cpc_set_t *set)
 	return lead;
 }
 
+static int	perf_sample_plain(cpc_t *, cpc_set_t *, cpc_buf_t *);
+
 /*
- * What perf_read_plain takes for granted: each request a count of its
+ * What perf_sample_plain takes for granted: each request a count of its
  * own in the group (none sampling, none derived), read with read(), not
  * a CPU's group.  Request by request: the counts of a set with as many
  * derived as sampling requests add up to the same number of events.
@@ -410,14 +411,21 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	for (i = 0; i < set->cs_nreqs; i++)
 		if (set->cs_reqs[i].cr_ovf)
 			set->cs_onopen = 0;
-	set->cs_fds = malloc((n + 1) * sizeof(int));
-	set->cs_pos = malloc(set->cs_nreqs * sizeof(int));
-	set->cs_base = calloc(n + 1, sizeof(uint64_t));	/* n may be 0 */
+	/*
+	 * One block (n may be 0): per fd its count at the bind, per request
+	 * its offset, then the fds and each request's fd.
+	 */
+	set->cs_base = calloc(1, (n + 1 + (size_t)set->cs_nreqs) *
+	    (sizeof(uint64_t) + sizeof(int)));
+	if (set->cs_base != NULL) {
+		set->cs_off = set->cs_base + n + 1;
+		set->cs_fds = (int *)(set->cs_off + set->cs_nreqs);
+		set->cs_pos = set->cs_fds + n + 1;
+	}
 	set->cs_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
 	free(set->cs_rdbuf);
 	set->cs_rdbuf = malloc(set->cs_rdlen);
-	if (set->cs_fds == NULL || set->cs_pos == NULL ||
-	    set->cs_base == NULL || set->cs_rdbuf == NULL) {
+	if (set->cs_base == NULL || set->cs_rdbuf == NULL) {
 		perf_close(cpc, set);
 		errno = ENOMEM;
 		return -1;
@@ -459,7 +467,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	}
 	cpc_pu_map(set);
-	set->cs_plain = is_plain(set, t);
+	set->cs_sample = is_plain(set, t) ? perf_sample_plain : NULL;
 	return 0;
 }
 
@@ -608,8 +616,22 @@ tp_stopped(const cpc_set_t *set)
 
 /*
  * RESET zeroes the counts but not the enabled/running times, so they are
- * noted here: scaling uses the times since this bind.
+ * noted here: scaling uses the times since this bind.  A plain read adds
+ * to a count its request's offset (set_offsets): its preset in force
+ * (the bind and cpc_set_restart set cr_cur before they start the set)
+ * less the count at the bind, a subtraction and an addition in one.
  */
+static void
+set_offsets(cpc_set_t *set)
+{
+	int i;
+
+	for (i = 0; i < set->cs_nreqs; i++)
+		if (set->cs_pos[i] >= 0)
+			set->cs_off[i] = set->cs_reqs[i].cr_cur -
+			    set->cs_base[set->cs_pos[i]];
+}
+
 static int
 perf_start(cpc_t *cpc, cpc_set_t *set)
 {
@@ -655,6 +677,7 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 		for (i = 0; i < set->cs_nfds; i++)
 			set->cs_base[i] = rb[3 + 2 * i];
 	}
+	set_offsets(set);
 	set->cs_ena0 = rb[1];
 	set->cs_run0 = rb[2];
 	set->cs_fresh = 0;
@@ -697,19 +720,31 @@ read_failed(cpc_t *cpc)
 	return -1;
 }
 
-/*
- * perf_read for the common set (cs_plain): a thread's group of counts,
- * none derived, none sampling, none read in user space.  The same result
- * in less than half the instructions (70 against about 170, callgrind),
- * which matters here: right after the read() the processor runs them
- * slowly, so they are most of what cpc_set_sample costs over the bare
- * system call.
- */
-static __attribute__((noinline)) int
-perf_read_plain(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
+/* The presets in force, added to the counts since the bind. */
+static void
+add_presets(const cpc_set_t *set, uint64_t *vals)
 {
-	const uint64_t *rb = set->cs_rdbuf, *base = set->cs_base;
+	int i;
+
+	for (i = 0; i < set->cs_nreqs; i++)
+		vals[i] += set->cs_reqs[i].cr_cur;
+}
+
+/*
+ * cpc_set_sample whole for the common set (cs_sample): a thread's group
+ * of counts, none derived, none sampling, none read in user space.  The
+ * read, the stamps and the values in one function, in the fewest
+ * instructions: right after the read() the processor runs them slowly,
+ * so they are most of what a sample costs over the bare system call.
+ * The stamps and the scaled flag as bind.c's cpc_set_sample makes them
+ * for the other sets.
+ */
+static int
+perf_sample_plain(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+{
+	const uint64_t *rb = set->cs_rdbuf, *off = set->cs_off;
 	const int *pos = set->cs_pos;
+	uint64_t *vals = buf->cb_vals;
 	int i, n = set->cs_nreqs;
 	ssize_t got;
 
@@ -719,24 +754,24 @@ perf_read_plain(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 			errno = EIO;
 		return read_failed(cpc);
 	}
-	set->cs_ena = rb[1] - set->cs_ena0;
-	set->cs_run = rb[2] - set->cs_run0;
+	buf->cb_hrtime = cpc_hrnow();
+	buf->cb_tick = cpc_ticknow() - set->cs_tick0;
+	buf->cb_ena = set->cs_ena = rb[1] - set->cs_ena0;
+	buf->cb_run = set->cs_run = rb[2] - set->cs_run0;
 	if (set->cs_run < set->cs_ena) {
-		cpc_perf_values(set, rb, base, vals, scaled);
+		cpc_perf_values(set, rb, set->cs_base, vals, &buf->cb_scaled);
+		add_presets(set, vals);
 		return 0;
 	}
-	*scaled = 0;
-	for (i = 0; i < n; i++) {
-		int k = pos[i];
-
-		vals[i] = rb[3 + 2 * k] - base[k];
-	}
+	buf->cb_scaled = 0;
+	for (i = 0; i < n; i++)
+		vals[i] = rb[3 + 2 * pos[i]] + off[i];
 	return 0;
 }
 
 /* Every other set: user-space reads, derived counts, a CPU's group. */
-static __attribute__((noinline)) int
-perf_read_any(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
+static int
+perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 {
 	uint64_t *rb = set->cs_rdbuf, ena, run;
 	hrtime_t now;
@@ -771,14 +806,8 @@ perf_read_any(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 	set->cs_ena = ena;
 	set->cs_run = run;
 	cpc_perf_values(set, rb, set->cs_base, vals, scaled);
+	add_presets(set, vals);
 	return 0;
-}
-
-static int
-perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
-{
-	return set->cs_plain ? perf_read_plain(cpc, set, vals, scaled) :
-	    perf_read_any(cpc, set, vals, scaled);
 }
 
 
