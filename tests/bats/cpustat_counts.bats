@@ -41,14 +41,17 @@ teardown() {
 
 # measure EVENTSPEC -- COMMAND ARG...: run cpustat -c EVENTSPEC 0.1 8 in
 # the background, run COMMAND once the title is out, wait for both, and
-# parse the output.  Sets WL_END, the seconds from the title to the end of
-# COMMAND, and SLOW=1 when COMMAND may have outlived the counting (the
+# parse the output.  Sets WL_END, the seconds from cpustat's start to the
+# end of COMMAND (at least the workload's end on cpustat's clock, whose
+# start comes later: no interval the workload ran in is taken for a later
+# one), and SLOW=1 when COMMAND may have outlived the counting (the
 # attempt proves nothing then).
 measure() {
 	local spec=$1 pid t0 t1
 	local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
 	shift 2
 	rm -f "$out" "$err"
+	t0=$EPOCHREALTIME
 	"$CPUSTAT" -c "$spec" "$IVAL" "$NIVAL" >"$out" 2>"$err" &
 	pid=$!
 	# Until cpustat ends, this shell and what it starts run on CPU 0, so
@@ -62,7 +65,6 @@ measure() {
 		taskset -p "$MASK" "$BASHPID" >/dev/null
 		return 1
 	fi
-	t0=$EPOCHREALTIME
 	if ! "$@"; then
 		kill "$pid" 2>/dev/null
 		wait "$pid" || true
@@ -91,9 +93,8 @@ measure() {
 
 # window CPU COL: split CPU's values in column COL at the end of the
 # workload: PRE_SUM over the intervals that began before WL_END + 0.1 s
-# (the workload's time, with room for the polling that saw the title),
-# NPRE of them; POST_SUM and NPOST over the rest, when only other
-# processes ran.
+# (the workload's time, with room to spare), NPRE of them; POST_SUM and
+# NPOST over the rest, when only other processes ran.
 window() {
 	local cpu=$1 col=$2 i k v post
 	PRE_SUM=0 NPRE=0 POST_SUM=0 NPOST=0

@@ -221,7 +221,7 @@ sum_ticks() {
 }
 
 @test "-p: attach to a running process, three ticks with -N 3, detach; it ends normally" {
-	local wl pid st t
+	local wl pid st t tf
 	wl=$(workload slowloop)
 	"$wl" -i 5 -x 7 2500 >"$BATS_TEST_TMPDIR/wl.out" &
 	pid=$!
@@ -239,16 +239,18 @@ sum_ticks() {
 	expect_eq "$(rows total | awk '{ print $4 }')" \
 	    "$(rows fini_lwp | awk '{ print $4 }')" \
 	    "the total line = the thread's count at the release"
-	expect_range "$(( $(rows total | awk '{ print $4 }') - \
-	    $(sum_ticks "$pid") ))" 0 5 \
-	    "calls counted after the third tick, before the release"
-	# At most one call per 5 ms of the counting, which ends with the
-	# third tick: 0.6 s, or later when cputrack was late for it (its
-	# time column says when).
+	# At one per 5 ms, the calls between the two reads (their times).
 	t=$(rows tick | awk 'END { print $1 }')
+	tf=$(rows fini_lwp | awk '{ print $1 }')
+	expect_range "$(( $(rows total | awk '{ print $4 }') - \
+	    $(sum_ticks "$pid") ))" 0 \
+	    "$(awk -v a="$t" -v b="$tf" 'BEGIN { printf "%d", (b - a) * 200 + 2 }')" \
+	    "calls after the third tick (${t} s), before the release (${tf} s)"
+	# At most one call per 5 ms of the counting, which ends at the
+	# release: 0.6 s, or later when cputrack was late for the ticks.
 	expect_range "$(rows total | awk '{ print $4 }')" 40 \
-	    "$(awk -v t="$t" 'BEGIN { printf "%d", (t < 0.6 ? 0.6 : t) * 200 + 10 }')" \
-	    "calls in the ${t} s of the 3 ticks at one per 5 ms"
+	    "$(awk -v t="$tf" 'BEGIN { printf "%d", (t < 0.6 ? 0.6 : t) * 200 + 10 }')" \
+	    "calls in the ${tf} s up to the release at one per 5 ms"
 	wait "$pid" && st=0 || st=$?
 	expect_eq "$st" 7 "the process's own exit status after the detach"
 	expect_match "$(cat "$BATS_TEST_TMPDIR/wl.out")" "^slowloop $pid [0-9]+$"

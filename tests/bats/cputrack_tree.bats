@@ -374,7 +374,7 @@ no_stops() {
 }
 
 @test "-T 0 -f: SIGTERM while a kid runs: its total line, the command's last, the tree's whole" {
-	local pid
+	local pid kid
 	# the command ends at once; its kid makes 100 calls, a thread of
 	# its makes 1000 and is joined, then it sleeps 5 s
 	"$CPUTRACK" -T 0 -f -o "$OUT" -c "$EV" "$TREE" q g10 f[ g100 t1000 j \
@@ -384,7 +384,10 @@ no_stops() {
 	# the fork line is out within 10 ms of the fork; the kid's thread's
 	# end is held back until the kid's next end (see cputrack(1))
 	wait_until 30 grep -q ' fork ' "$OUT" || return 1
-	sleep 0.5
+	# the kid in its 5 s sleep: its calls and its thread's all made
+	kid=$(awk '$4 == "fork" { print $NF; exit }' "$OUT")
+	wait_until 30 eval 'has_threads "$kid" 1 && proc_nanosleeps "$kid"' ||
+	    return 1
 	kill -TERM "$pid"
 	wait_exit "$pid" 20 || return 1
 	KILL_PIDS=()
