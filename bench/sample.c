@@ -155,13 +155,13 @@ static void
 percall(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf, int fd, uint64_t *rb,
     size_t len, struct lean *lean, long calls)
 {
-	uint64_t *t[4], a;
+	uint64_t *t[4] = { NULL, NULL, NULL, NULL }, a;
 	long j;
 	int k, op;
 
 	for (k = 0; k < 4; k++)
 		if ((t[k] = malloc((size_t)calls * sizeof(uint64_t))) == NULL)
-			return;
+			goto out;
 	for (j = 0; j < calls; j++)
 		for (k = 0; k < 4; k++) {
 			op = (int)((j + k) % 4);
@@ -177,10 +177,12 @@ percall(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf, int fd, uint64_t *rb,
 	for (k = 0; k < 4; k++)
 		qsort(t[k], (size_t)calls, sizeof(uint64_t), cmp64);
 	j = calls / 2;
-	if (t[1][j] > t[3][j])
+	/* Nothing printed unless every median is above nothing's. */
+	if (t[0][j] > t[3][j] && t[1][j] > t[3][j] && t[2][j] > t[3][j])
 		printf("percall ratio %.3f floor %.3f\n",
 		    (double)(t[0][j] - t[3][j]) / (double)(t[1][j] - t[3][j]),
 		    (double)(t[2][j] - t[3][j]) / (double)(t[1][j] - t[3][j]));
+out:
 	for (k = 0; k < 4; k++)
 		free(t[k]);
 }

@@ -35,7 +35,7 @@ warnmsg(const char *fmt, ...)
 	char msg[CPC_MSG_MAX];
 	va_list ap;
 
-	fflush(T.out);
+	out_flush();
 	va_start(ap, fmt);
 	fprintf(stderr, "%s: %s\n", progname,
 	    cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));

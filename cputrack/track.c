@@ -63,7 +63,7 @@ pctx_errfn(const char *fn, const char *fmt, va_list ap)
 {
 	char msg[CPC_MSG_MAX];
 
-	fflush(T.out);
+	out_flush();
 	cpc_vmsgsafe(msg, sizeof(msg), fmt, ap);
 	if (T.o != NULL && T.o->o_debug)
 		fprintf(stderr, "%s: pctx_%s: %s\n", progname, fn, msg);

@@ -3,7 +3,7 @@
  * be_perf.c - the perf_event_open(2) backend.
  *
  * A bound set is one perf group on its target: the first request is the
- * leader, opened disabled (enabled on another thread: perf_open_set); the
+ * leader, opened disabled (a lone event of another thread: enabled); the
  * others follow it.  The group is read with
  * PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, so every
  * request of a sample comes from one consistent snapshot:
@@ -399,15 +399,15 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 	set->cs_nfds = 0;
 	set->cs_ovf = 0;
 	/*
-	 * Another thread's group counts from its open (the leader opened
+	 * Another thread's group of one event counts from its open (opened
 	 * enabled): one ioctl less per bind, a cross-CPU call to where the
-	 * thread last ran.  Its members start a system call later: no event
-	 * of a stopped thread falls between, and a running one's start is
-	 * the bind's time, whichever instant in it.  Not the calling
-	 * thread's own (its opens would count), nor overflows (they start
-	 * from a reset) or CPC_BIND_LWP_ENDS (perf_ends.c).
+	 * thread last ran.  Not with members: they would start a system
+	 * call after the leader, and the counts of a sample must cover the
+	 * same time.  Not the calling thread's own (its open would count),
+	 * nor overflows (they start from a reset) or CPC_BIND_LWP_ENDS
+	 * (perf_ends.c).
 	 */
-	set->cs_onopen = t->t_kind == CPC_BIND_PCTX && !t->t_ends;
+	set->cs_onopen = t->t_kind == CPC_BIND_PCTX && !t->t_ends && n == 1;
 	for (i = 0; i < set->cs_nreqs; i++)
 		if (set->cs_reqs[i].cr_ovf)
 			set->cs_onopen = 0;
@@ -639,6 +639,8 @@ perf_start(cpc_t *cpc, cpc_set_t *set)
 	int onopen;
 
 	(void)cpc;
+	/* The new presets in force even if the start fails below. */
+	set_offsets(set);
 	if (set->cs_ovf) {
 		int from;
 

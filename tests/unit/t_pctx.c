@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,13 @@ child_main(long n, long m, long sleep_ms)
 	long i;
 
 	child_m = m;
+	if (getenv("T_PCTX_CPU") != NULL) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(atoi(getenv("T_PCTX_CPU")), &one);
+		(void)sched_setaffinity(0, sizeof(one), &one);
+	}
 	for (i = 0; i < n; i++)
 		(void)syscall(SYS_getpid);
 	if (m > 0) {
@@ -323,6 +331,89 @@ test_fork_and_ticks(char *self)
 	pctx_release(p);
 }
 
+/*
+ * Bound to a running thread, a set of two requests starts as one group:
+ * the thread's getpid calls counted by each are the same (but for the
+ * one the kernel may be counting at each end).
+ * The first tick binds, the second samples (the target loops on getpid
+ * throughout), and the run ends there (two ticks).  The target runs on
+ * CPU 1, this test on CPU 0: a bind from the target's own CPU would find
+ * it preempted, not running.
+ */
+static struct {
+	cpc_set_t	*set;
+	int		 ticks, bound;
+	uint64_t	 v[2];
+	int		 sampled;
+} G;
+
+static int
+cb_tick_group(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	cpc_buf_t *b;
+
+	(void)pid, (void)arg;
+	if (G.ticks++ == 0) {
+		G.bound = cpc_bind_pctx(S.cpc, p, tid, G.set, 0) == 0;
+		return 0;
+	}
+	if (!G.bound || G.sampled ||
+	    (b = cpc_buf_create(S.cpc, G.set)) == NULL)
+		return 0;
+	if (cpc_set_sample(S.cpc, G.set, b) == 0) {
+		cpc_buf_get(S.cpc, b, 0, &G.v[0]);
+		cpc_buf_get(S.cpc, b, 1, &G.v[1]);
+		G.sampled = 1;
+	}
+	cpc_buf_destroy(S.cpc, b);
+	return 0;
+}
+
+static void
+test_group_start(char *self)
+{
+	char *argv[] = { self, "child", "3000000", "0", "0", NULL };
+	cpu_set_t old, one;
+	pctx_t *p;
+
+	memset(&G, 0, sizeof(G));
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_getaffinity(0, sizeof(old), &old) == 0 &&
+	    CPU_ISSET(1, &old) && sched_setaffinity(0, sizeof(one), &one) == 0)
+		setenv("T_PCTX_CPU", "1", 1);
+	if ((G.set = cpc_set_create(S.cpc)) == NULL ||
+	    cpc_set_add_request(S.cpc, G.set, EV, 0, CPC_COUNT_USER, 0,
+	    NULL) != 0 || cpc_set_add_request(S.cpc, G.set, EV, 0,
+	    CPC_COUNT_USER, 0, NULL) != 1) {
+		tap_ok(0, "a set of two getpid requests");
+		return;
+	}
+	p = pctx_create(self, argv, NULL, 0, NULL);
+	if (getenv("T_PCTX_CPU") != NULL) {
+		unsetenv("T_PCTX_CPU");
+		(void)sched_setaffinity(0, sizeof(old), &old);
+	}
+	if (!tap_ok(p != NULL, "pctx_create starts a getpid loop"))
+		return;
+	tap_ok(pctx_run(p, 20, 2, cb_tick_group) == 0,
+	    "two ticks: a bind to the running thread, a sample");
+	tap_ok(G.sampled && G.v[0] > 0,
+	    "the group counted the running thread (%llu calls)",
+	    (unsigned long long)G.v[0]);
+	/*
+	 * One call apart at most at each end: the kernel may start or read
+	 * the group between the two events' counts of one tracepoint hit.
+	 */
+	tap_ok(G.v[1] + 2 >= G.v[0] && G.v[0] + 2 >= G.v[1],
+	    "both requests of the group count from one start: %llu and %llu "
+	    "calls", (unsigned long long)G.v[0], (unsigned long long)G.v[1]);
+	(void)pctx_kill(p, SIGKILL);
+	(void)pctx_wait(p, NULL);
+	pctx_release(p);
+	cpc_set_destroy(S.cpc, G.set);
+}
+
 static pctx_t *alarm_pctx;
 
 static void
@@ -465,9 +556,11 @@ main(int argc, char **argv)
 	    R_OK) != 0) {
 		tap_skip("needs root and tracefs", "per-thread exact counts");
 		tap_skip("needs root and tracefs", "fork handler and ticks");
+		tap_skip("needs root and tracefs", "a group's start");
 	} else {
 		test_counts(self);
 		test_fork_and_ticks(self);
+		test_group_start(self);
 	}
 	reset();
 	cpc_close(S.cpc);
