@@ -273,6 +273,11 @@ main(int argc, char **argv)
 		spec_free(&o.o_specs[i]);
 	free(o.o_specs);
 	smpl_opts_free(&o.o_smpl);
-	cpc_close(cpc);
+	/*
+	 * -p: the threads' counters are the kernel's to close at our exit,
+	 * with the threads it detaches then (track.c's proc_retire).
+	 */
+	if (o.o_pid == 0)
+		cpc_close(cpc);
 	return rc;
 }

@@ -28,6 +28,7 @@ struct tstate {
 	hrtime_t	 t0;
 	pctx_t		*pctx;
 	struct tproc	*procs;
+	struct tproc	*retired;	/* -p: let go, freed at exit */
 	struct tlwp	*hash[TRACK_NHASH];
 	int		 outfail;	/* a write failed: print no more */
 	int		 outerr;	/* its errno */
