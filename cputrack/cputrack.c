@@ -275,7 +275,8 @@ main(int argc, char **argv)
 	smpl_opts_free(&o.o_smpl);
 	/*
 	 * -p: the threads' counters are the kernel's to close at our exit,
-	 * with the threads it detaches then (track.c's proc_retire).
+	 * with the threads it detaches then (track.c's proc_retire); what
+	 * is left stays reachable from cpc and T (LeakSanitizer).
 	 */
 	if (o.o_pid == 0)
 		cpc_close(cpc);

@@ -112,7 +112,7 @@ lwp_free(struct tlwp *tl)
 	free(tl);
 }
 
-/* Free every thread of a process (at exit, exec and release). */
+/* Free every thread of a process (at exit, exec, release, retirement). */
 static void
 lwp_free_proc(struct tproc *tp)
 {
@@ -392,7 +392,8 @@ cb_fini_lwp(pctx_t *pctx, pid_t pid, id_t lwpid, void *arg)
 	e = setgrp_cur(tl->tl_sg);
 	/*
 	 * No unbind: the sets are destroyed (closed) right after, at the
-	 * thread's lwp_exit, the exec or the release, and disabling the
+	 * thread's lwp_exit, the exec or the release (-p: at the loop's
+	 * next wait, or at cputrack's exit: proc_retire), and disabling the
 	 * group of a stopped thread is a cross-CPU call to where it ran.
 	 * A thread that ended in a rotation has its totals, nothing bound.
 	 */
@@ -536,8 +537,8 @@ cb_idle(pctx_t *pctx, void *arg)
 {
 	(void)pctx;
 	(void)arg;
-	retired_free();
 	out_flush();
+	retired_free();
 }
 
 static const struct pctx_ops ops = {

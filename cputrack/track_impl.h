@@ -28,7 +28,8 @@ struct tstate {
 	hrtime_t	 t0;
 	pctx_t		*pctx;
 	struct tproc	*procs;
-	struct tproc	*retired;	/* -p: let go, freed at exit */
+	struct tproc	*retired;	/* -p: let go; freed at the next
+					   wait, else left to the exit */
 	struct tlwp	*hash[TRACK_NHASH];
 	int		 outfail;	/* a write failed: print no more */
 	int		 outerr;	/* its errno */

@@ -372,6 +372,48 @@ untraced_threads() {
 	expect_range "$(rows exit | awk '{ print $4 }')" 1 "$want" "exit"
 }
 
+# perf_fds PID: how many perf event fds PID holds.
+perf_fds() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'anon_inode:\[perf_event\]'
+}
+
+# own_total PID: the -f output has PID's own total line (not the tree's).
+own_total() {
+	rows total | awk -v p="$1" '$2 == p && $3 == p { f = 1 }
+	    END { exit !f }'
+}
+
+@test "-p -f: a process let go while its child is tracked has its counters closed then; each its total" {
+	local wl root ct kid n0
+	wl=$(workload proctree)
+	# The child is forked 1 s in, some ticks after the attach: it is let
+	# go 10 ticks after its first, later than its parent.
+	"$wl" q s1000 'f[' g7 s3000 ']' g5 s4000 &
+	root=$!
+	KILL_PIDS+=("$root")
+	wait_until 10 proc_exe_is "$root" "$wl"
+	"$CPUTRACK" -f -T 0.2 -N 10 -o "$OUT" -c "$EV" -p "$root" \
+	    2>"$BATS_TEST_TMPDIR/err" &
+	ct=$!
+	KILL_PIDS+=("$ct")
+	wait_until 10 grep -q ' fork ' "$OUT"
+	kid=$(awk '$4 == "fork" { print $NF; exit }' "$OUT")
+	n0=$(perf_fds "$ct")
+	# The parent's total is out: its counters are closed at the loop's
+	# next wait, while the child is still tracked.
+	wait_until 10 own_total "$root"
+	wait_until 5 eval '! own_total "$kid" && [ "$(perf_fds "$ct")" -lt "$n0" ]'
+	wait_exit "$ct" 20
+	expect_eq "$WAIT_STATUS" 0 "cputrack's status"
+	expect_eq "$(cat "$BATS_TEST_TMPDIR/err")" "" "stderr"
+	expect_eq "$(rows tick | awk -v p="$kid" '$2 == p' | wc -l)" 10 \
+	    "the child's ticks"
+	expect_eq "$(rows total | awk -v p="$kid" '$2 == p && $3 == p' |
+	    awk '{ print $5 }')" 7 "the child's total: its 7 calls"
+	expect_eq "$(rows total | awk -v p="$root" '$2 == p && $3 == p' |
+	    awk '{ print $5 }')" 5 "the parent's total: its 5 calls"
+}
+
 @test "-p: a process whose main thread ended (a zombie while the others run) is followed" {
 	local wl pid want
 	wl=$(workload slowloop)
