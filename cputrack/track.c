@@ -742,6 +742,15 @@ anchor(void)
 	errh_clear();
 }
 
+/* The command started, or the process captured, for pctx_run. */
+static pctx_t *
+start(const struct topts *o)
+{
+	if (o->o_pid != 0)
+		return pctx_capture(o->o_pid, NULL, 0, pctx_errfn);
+	return pctx_create(o->o_argv[0], o->o_argv, NULL, 0, pctx_errfn);
+}
+
 int
 track(cpc_t *cpc, const struct topts *o)
 {
@@ -775,12 +784,7 @@ track(cpc_t *cpc, const struct topts *o)
 		return fail;
 	}
 	anchor();
-	if (o->o_pid != 0)
-		T.pctx = pctx_capture(o->o_pid, NULL, 0, pctx_errfn);
-	else
-		T.pctx = pctx_create(o->o_argv[0], o->o_argv, NULL, 0,
-		    pctx_errfn);
-	if (T.pctx == NULL) {
+	if ((T.pctx = start(o)) == NULL) {
 		cleanup();
 		return o->o_pid ? 1 : exec_status(errno);
 	}

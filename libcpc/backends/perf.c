@@ -365,6 +365,27 @@ leader(const cpc_set_t *set)
 static int	perf_sample_plain(cpc_t *, cpc_set_t *, cpc_buf_t *);
 
 /*
+ * Another thread's group of one event (n fds) counts from its open
+ * (opened enabled): one ioctl less per bind, a cross-CPU call to where
+ * the thread last ran.  Not with members: they would start a system call
+ * after the leader, and the counts of a sample must cover the same time.
+ * Not the calling thread's own (its open would count), nor overflows
+ * (they start from a reset) or CPC_BIND_LWP_ENDS (perf_ends.c).
+ */
+static int
+opens_enabled(const cpc_set_t *set, const struct cpc_target *t, int n)
+{
+	int i;
+
+	if (t->t_kind != CPC_BIND_PCTX || t->t_ends || n != 1)
+		return 0;
+	for (i = 0; i < set->cs_nreqs; i++)
+		if (set->cs_reqs[i].cr_ovf)
+			return 0;
+	return 1;
+}
+
+/*
  * What perf_sample_plain takes for granted: each request a count of its
  * own in the group (none sampling, none derived), read with read(), not
  * a CPU's group.  Request by request: the counts of a set with as many
@@ -398,19 +419,7 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		n += set->cs_reqs[i].cr_ev.ev_derived;
 	set->cs_nfds = 0;
 	set->cs_ovf = 0;
-	/*
-	 * Another thread's group of one event counts from its open (opened
-	 * enabled): one ioctl less per bind, a cross-CPU call to where the
-	 * thread last ran.  Not with members: they would start a system
-	 * call after the leader, and the counts of a sample must cover the
-	 * same time.  Not the calling thread's own (its open would count),
-	 * nor overflows (they start from a reset) or CPC_BIND_LWP_ENDS
-	 * (perf_ends.c).
-	 */
-	set->cs_onopen = t->t_kind == CPC_BIND_PCTX && !t->t_ends && n == 1;
-	for (i = 0; i < set->cs_nreqs; i++)
-		if (set->cs_reqs[i].cr_ovf)
-			set->cs_onopen = 0;
+	set->cs_onopen = opens_enabled(set, t, n);
 	/*
 	 * One block (n may be 0): per fd its count at the bind, per request
 	 * its offset, then the fds and each request's fd.
