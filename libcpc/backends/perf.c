@@ -767,9 +767,10 @@ perf_sample_plain(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	}
 	buf->cb_hrtime = cpc_hrnow();
 	buf->cb_tick = cpc_ticknow() - set->cs_tick0;
-	buf->cb_ena = set->cs_ena = rb[1] - set->cs_ena0;
-	buf->cb_run = set->cs_run = rb[2] - set->cs_run0;
-	if (set->cs_run < set->cs_ena) {
+	/* Only sample_any (bind.c) reads the set's cs_ena and cs_run. */
+	buf->cb_ena = rb[1] - set->cs_ena0;
+	buf->cb_run = rb[2] - set->cs_run0;
+	if (buf->cb_run < buf->cb_ena) {
 		cpc_perf_values(set, rb, set->cs_base, vals, &buf->cb_scaled);
 		add_presets(set, vals);
 		return 0;

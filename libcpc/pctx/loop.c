@@ -94,17 +94,12 @@ on_new(pctx_t *p, struct lwp *parent, int event, pid_t child)
 	 * here, it would wait for a stop that never comes.
 	 */
 	if (event == PTRACE_EVENT_CLONE) {
-		switch (same_group(parent, child)) {
-		case 1:
-			break;
-		case 0:
+		int g = same_group(parent, child);
+
+		if (g < 0 && l == NULL)
+			return;
+		if (g != 1)
 			event = PTRACE_EVENT_FORK;
-			break;
-		default:
-			if (l == NULL)
-				return;
-			event = PTRACE_EVENT_FORK;
-		}
 	}
 	if (event == PTRACE_EVENT_CLONE)
 		pr = parent->l_proc;

@@ -557,11 +557,6 @@ own_total() {
 	expect_match "${lines[0]}" "^   time     lwp      event +$(tick_name)      pic0 \$"
 }
 
-# ticks FILE: how many tick lines FILE has.
-ticks() {
-	[ -f "$1" ] && awk '$3 == "tick"' "$1" | wc -l
-}
-
 @test "the output is written out while cputrack waits: the ticks are in the file and the pipe as they come" {
 	local wl pid got
 	wl=$(workload slowloop)
@@ -570,7 +565,7 @@ ticks() {
 	    >/dev/null 2>&1 &
 	pid=$!
 	KILL_PIDS+=("$pid")
-	wait_until 5 eval '[ "$(ticks "$OUT")" -ge 2 ]'
+	wait_until 5 eval '[ "$(rows tick 2>/dev/null | wc -l)" -ge 2 ]'
 	kill -0 "$pid" || fail_with "cputrack ended before the check"
 	expect_eq "$(head -1 "$OUT" | awk '{ print $1, $3 }')" "time event" \
 	    "the title first"
