@@ -14,7 +14,8 @@
  *	STOP			a new thread's first stop, a group-stop or
  *				our PTRACE_INTERRUPT (on_event_stop)
  *	a signal		delivered unchanged
- *	a stop of a tid nobody named yet: held (on_unknown_stop)
+ *	a stop of a tid nobody named yet: held (on_unknown_stop), or
+ *				let go when no process is tracked (let_go)
  */
 #include "config.h"
 
@@ -185,6 +186,29 @@ on_unknown_stop(pctx_t *p, pid_t tid)
 	l->l_stopped = 1;
 }
 
+/*
+ * A stop of a thread while no process is under control: a thread that
+ * made us its tracer with PTRACE_TRACEME after its process was let go
+ * (pctx_detach), as a program run under a debugger does.  No report will
+ * ever name it, so held it would never run again: let it go, its signal
+ * delivered, but for the SIGTRAP the kernel sends such a thread at its
+ * exec (SI_USER, from itself), of which it would die.
+ */
+static void
+let_go(pid_t tid, int status)
+{
+	siginfo_t si;
+	int sig = WSTOPSIG(status);
+
+	if ((unsigned)status >> 16 != 0)
+		sig = 0;
+	else if (sig == SIGTRAP &&
+	    ptrace(PTRACE_GETSIGINFO, tid, NULL, &si) == 0 &&
+	    si.si_code == SI_USER && si.si_pid == tid)
+		sig = 0;
+	(void)ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
+}
+
 /* The death report of thread tid (l: NULL when not ours). */
 static void
 on_death(pctx_t *p, struct lwp *l, pid_t tid, int status)
@@ -330,6 +354,10 @@ dispatch(pctx_t *p, pid_t tid, int status)
 			msg = tid;
 		if ((pid_t)msg != tid && pctx_lwp_find(p, (pid_t)msg) != NULL)
 			l = pctx_lwp_find(p, (pid_t)msg);
+	}
+	if (l == NULL && p->p_procs == NULL) {
+		let_go(tid, status);
+		return;
 	}
 	if (l == NULL) {
 		on_unknown_stop(p, tid);

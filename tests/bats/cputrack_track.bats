@@ -82,6 +82,25 @@ sum_ticks() {
 	expect_eq "$(rows exit | awk '{ print $4 }')" $((400 * 401 / 2)) "exit"
 }
 
+@test "-T 0: a command that asks to be traced (PTRACE_TRACEME) runs to its end" {
+	local wl mode
+	wl=$(workload traceme)
+	# Not traced by cputrack under -T 0, the command makes cputrack its
+	# tracer; its exec and its signal stop it until cputrack answers.
+	for mode in exec signal; do
+		run --separate-stderr timeout -s KILL 20 "$CPUTRACK" -T 0 \
+		    -o "$OUT" -c "$EV" "$wl" "$mode" 700
+		expect_status 0
+		expect_eq "$stderr" "" "stderr ($mode)"
+		expect_eq "$output" "traceme 0" "the workload's TRACEME ($mode)"
+		if [ "$mode" = exec ]; then
+			expect_eq "$(rows exec | wc -l)" 2 "exec lines"
+		else
+			expect_eq "$(rows exit | awk '{ print $4 }')" 700 "exit"
+		fi
+	done
+}
+
 @test "concurrent threads: 200 alive at once, every count exact" {
 	local wl bad
 	wl=$(workload threads_getpid)
