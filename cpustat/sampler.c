@@ -59,6 +59,7 @@ struct cpu {
 	int		 c_id;
 	pthread_t	 c_thr;
 	int		 c_started;
+	int		 c_counting;		/* set up at the start */
 	struct setgrp	*c_grp;
 	struct rec	*c_head, *c_tail;	/* under g_lock */
 	int		 c_done;		/* main saw R_DONE */
@@ -461,6 +462,7 @@ cpu_main(void *arg)
 			soak_start(&c->c_soak, c->c_id);
 	}
 	rc = setup(c, 1);
+	c->c_counting = rc == 0;	/* main reads it after ready() */
 	ready();
 	if (rc == 0)
 		sample_loop(c, 1);
@@ -760,13 +762,14 @@ catch_signals(void)
 static int
 start_cpus(void)
 {
-	int i, started = 0;
+	int i, e, started = 0;
 
 	for (i = 0; i < g_ncpu; i++) {
 		struct cpu *c = &g_cpus[i];
 
-		if (pthread_create(&c->c_thr, NULL, cpu_main, c) != 0) {
-			warnx("cannot create a thread for cpu %d", c->c_id);
+		if ((e = pthread_create(&c->c_thr, NULL, cpu_main, c)) != 0) {
+			warnx("cannot create a thread for cpu %d: %s", c->c_id,
+			    strerror(e));
 			pthread_mutex_lock(&g_lock);
 			c->c_done = 1;
 			pthread_mutex_unlock(&g_lock);
@@ -782,14 +785,24 @@ start_cpus(void)
  * The title once every CPU counts (or has failed to): a line after it,
  * or a program started once it is out, is counted.  Until then the main
  * thread holds g_printing; it prints what is complete and lets go.
+ * Returns how many CPUs count; with none, there is no title, the CPU
+ * threads are told to end, and the main thread keeps g_printing.
  */
-static void
+static int
 print_title(const struct opts *o, int started)
 {
+	int i, counting = 0;
+
 	pthread_mutex_lock(&g_lock);
 	while (g_nready < started)
 		pthread_cond_wait(&g_cv_main, &g_lock);
+	for (i = 0; i < g_ncpu; i++)
+		counting += g_cpus[i].c_started && g_cpus[i].c_counting;
 	pthread_mutex_unlock(&g_lock);
+	if (counting == 0) {
+		stop_all();
+		return 0;
+	}
 	if (!o->o_noheader)
 		rep_title();
 	fflush(o->o_out);
@@ -797,7 +810,27 @@ print_title(const struct opts *o, int started)
 	drain();
 	g_printing = 0;
 	pthread_mutex_unlock(&g_lock);
+	return counting;
 }
+
+/*
+ * No CPU could count: the threads have ended; say why each failed (a
+ * thread not created said so already).  Nothing goes to the output.
+ */
+static void
+say_failures(void)
+{
+	const struct rec *r;
+	int i;
+
+	for (i = 0; i < g_ncpu; i++)
+		for (r = g_cpus[i].c_head; r != NULL; r = r->r_next)
+			if (r->r_kind == R_FAIL)
+				warnx("%s", r->r_msg);
+}
+
+/* finish's rc when no CPU could count: no totals, exit status 1. */
+#define	NOCPU	(-3)
 
 /* The CPU threads have ended: the totals unless stdout went away. */
 static int
@@ -805,7 +838,8 @@ finish(const struct opts *o, int rc)
 {
 	int i;
 
-	if (rc >= 0 && (i = print_totals(o, g_cpus, g_ncpu)) != 0) {
+	if (rc >= 0 && rc != NOCPU &&
+	    (i = print_totals(o, g_cpus, g_ncpu)) != 0) {
 		if (i == -2)
 			rc = 1;
 		else if (errno != EPIPE) {
@@ -823,13 +857,13 @@ finish(const struct opts *o, int rc)
 	if (g_smpl != NULL && smpl_finish(g_smpl) != 0 && rc == 0)
 		rc = -2;
 	smpl_destroy(g_smpl);
-	return rc == -1 ? 0 : rc == -2 ? 1 : rc;
+	return rc == -1 ? 0 : rc == -2 || rc == NOCPU ? 1 : rc;
 }
 
 int
 run(cpc_t *cpc, const struct opts *o)
 {
-	int i;
+	int i, counting;
 
 	g_opts = o;
 	g_cpc = cpc;
@@ -852,9 +886,11 @@ run(cpc_t *cpc, const struct opts *o)
 		errx(1, "-S: %s", errh_last());
 	smpl_start(g_smpl, g_base);
 	g_printing = 1;		/* not before the title */
-	print_title(o, start_cpus());
+	counting = print_title(o, start_cpus());
 	for (i = 0; i < g_ncpu; i++)
 		if (g_cpus[i].c_started)
 			pthread_join(g_cpus[i].c_thr, NULL);
-	return finish(o, g_prc);
+	if (counting == 0)
+		say_failures();
+	return finish(o, counting == 0 ? NOCPU : g_prc);
 }

@@ -422,3 +422,22 @@ expect_cpu_failures() {
 	expect_status 0
 	expect_eq "${lines[0]}" "Usage:" "-h as an unprivileged user"
 }
+
+@test "no CPU could count: each CPU's reason, no title, no total, exit 1" {
+	local d=$BATS_TEST_TMPDIR/nomsr c n
+	mkdir "$d"
+	# The msr backend on an empty device root: no CPU has a device.
+	CPC_BACKEND=msr CPC_MSR_ROOT=$d run --separate-stderr \
+	    timeout 20 "$CPUSTAT" -o "$BATS_TEST_TMPDIR/out.csv" --format=csv \
+	    -c instructions 0.1 2
+	expect_status 1
+	expect_eq "$output" "" "stdout"
+	expect_eq "$(cat "$BATS_TEST_TMPDIR/out.csv")" "" "the CSV file"
+	n=0
+	for c in $(usable_cpus); do
+		grep -Fxq "cpustat: cpu $c: no msr device $d/$c/msr: load the msr module (modprobe msr), or set CPC_MSR_ROOT to where the devices are" <<<"$stderr" ||
+		    fail_with "no message for cpu $c: $stderr"
+		n=$((n + 1))
+	done
+	expect_eq "$(wc -l <<<"$stderr")" "$n" "one message a CPU"
+}
