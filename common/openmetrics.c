@@ -28,6 +28,7 @@
 
 #include "errh.h"
 #include "openmetrics.h"
+#include "outfile.h"
 
 struct om_series {
 	long		 os_key;	/* the CPU or the pid */
@@ -296,62 +297,29 @@ write_family(FILE *fp, const struct om *om, const struct fmt *f, int smpl)
 
 /*
  * Write the whole file beside its name and rename it over the name: a
- * reader sees the old file or the new, never part of one.  (rename
- * replaces a symbolic link at the name, and never follows it.)
+ * reader sees the old file or the new, never part of one (outfile.c).
  */
 int
 om_write(struct om *om, const struct fmt *f)
 {
-	char *dup, *tmp;
-	const char *dir, *base;
-	FILE *fp = NULL;
-	int fd, rc = -1;
+	char msg[512];
+	FILE *fp;
 
 	if (om->om_failed) {
 		errh_set("out of memory");
 		return -1;
 	}
-	if ((dup = strdup(om->om_path)) == NULL ||
-	    (tmp = malloc(strlen(om->om_path) + 16)) == NULL) {
-		free(dup);
-		errh_set("out of memory");
+	if ((fp = outfile_begin(om->om_path, msg, sizeof(msg))) == NULL) {
+		errh_set("%s", msg);
 		return -1;
-	}
-	base = strrchr(om->om_path, '/') != NULL ?
-	    strrchr(om->om_path, '/') + 1 : om->om_path;
-	dir = strrchr(om->om_path, '/') != NULL ? dirname(dup) : ".";
-	sprintf(tmp, "%s/.%s.XXXXXX", dir, base);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		errh_set("cannot create a file in '%s': %s", dir,
-		    strerror(errno));
-		goto out_free;
-	}
-	if (fchmod(fd, 0644) != 0 || (fp = fdopen(fd, "w")) == NULL) {
-		errh_set("'%s': %s", tmp, strerror(errno));
-		close(fd);
-		goto out_unlink;
 	}
 	write_family(fp, om, f, 0);
 	if (fmt_nsmpl(f) > 0)
 		write_family(fp, om, f, 1);
 	fputs("# EOF\n", fp);
-	if (fflush(fp) != 0 || ferror(fp)) {
-		errh_set("cannot write '%s': %s", tmp, strerror(errno));
-		fclose(fp);
-		goto out_unlink;
+	if (outfile_commit(fp, om->om_path, msg, sizeof(msg)) != 0) {
+		errh_set("%s", msg);
+		return -1;
 	}
-	fclose(fp);
-	if (rename(tmp, om->om_path) != 0) {
-		errh_set("cannot rename '%s' to '%s': %s", tmp, om->om_path,
-		    strerror(errno));
-		goto out_unlink;
-	}
-	rc = 0;
-	goto out_free;
-out_unlink:
-	(void)unlink(tmp);
-out_free:
-	free(tmp);
-	free(dup);
-	return rc;
+	return 0;
 }

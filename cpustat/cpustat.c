@@ -142,6 +142,9 @@ open_output(struct opts *o)
 	if (o->o_format == FMT_OPENMETRICS) {
 		if (o->o_outname == NULL)
 			cli_usage_error("--format=openmetrics needs -o file");
+		/* Replaced at each interval: never a device or a FIFO. */
+		if (outfile_replaceable(o->o_outname, msg, sizeof(msg)) != 0)
+			cli_errx(1, "cannot write '%s': %s", o->o_outname, msg);
 		return;
 	}
 	if (o->o_outname != NULL && (o->o_out = outfile_open(o->o_outname,

@@ -116,6 +116,9 @@ open_output(struct topts *o, const char *outname)
 	if (o->o_format == FMT_OPENMETRICS) {
 		if (outname == NULL)
 			cli_usage_error("--format=openmetrics needs -o file");
+		/* Replaced at each interval: never a device or a FIFO. */
+		if (outfile_replaceable(outname, msg, sizeof(msg)) != 0)
+			cli_errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot write '%s': %s", outname, msg);
 		return;
 	}
 	if (outname != NULL &&

@@ -236,6 +236,53 @@ for r in csv.DictReader(open(sys.argv[1])):
 	expect_eq "$(ls -A "$D" | grep -c prom)" 1 "files left beside it"
 }
 
+@test "openmetrics -o: a device or a FIFO is refused, never replaced" {
+	local f what
+	local f
+	mknod "$D/null" c 1 3
+	mkfifo "$D/fifo"
+	for f in null fifo; do
+		run --separate-stderr timeout $T "$CPUSTAT" --format=openmetrics \
+		    -o "$D/$f" -c "$EV" 0.1 1
+		expect_status 1
+		expect_eq "$output" "" "cpustat's stdout ($f)"
+		[ "$f" = null ] && what="a device" || what="a FIFO"
+		expect_eq "$stderr" "cpustat: cannot write '$D/$f': $what, not a regular file: not replaced" "cpustat's message"
+		run --separate-stderr timeout $T "$CPUTRACK" --format=openmetrics \
+		    -o "$D/$f" -c "$EV" true
+		expect_status 125
+		expect_eq "$stderr" "cputrack: cannot write '$D/$f': $what, not a regular file: not replaced" "cputrack's message"
+	done
+	[ -c "$D/null" ] || fail_with "the device node was replaced"
+	[ -p "$D/fifo" ] || fail_with "the FIFO was replaced"
+}
+
+@test "openmetrics -o: a stale temporary file is replaced, and a signal removes it" {
+	local tool
+	mkdir "$D/om"
+	# what a run killed mid-write left beside the name
+	echo stale >"$D/om/.c.prom.tmp"
+	run --separate-stderr timeout $T "$CPUSTAT" --format=openmetrics \
+	    -o "$D/om/c.prom" -c "$EV" 0.1 2
+	expect_status 0
+	expect_eq "$(ls -A "$D/om")" "c.prom" "files left after a run"
+	# A file size limit of 0: the first write of the temporary file
+	# raises SIGXFSZ, which ends the tool in the middle of its output.
+	rm "$D/om/c.prom"
+	for tool in "$CPUSTAT" "$CPUTRACK"; do
+		if [ "$tool" = "$CPUSTAT" ]; then
+			set -- 0.1 2
+		else
+			set -- -T 0.1 "$(workload getpid_n)" -a 300 10
+		fi
+		run --separate-stderr timeout $T bash -c \
+		    'ulimit -f 0; exec "$@"' _ "$tool" --format=openmetrics \
+		    -o "$D/om/c.prom" -c "$EV" "$@"
+		expect_status $((128 + $(kill -l XFSZ)))
+		expect_eq "$(ls -A "$D/om")" "" "files left after SIGXFSZ (${tool##*/})"
+	done
+}
+
 @test "cpustat openmetrics: rewritten by rename each interval, never half a file" {
 	needs_py prometheus_client
 	local f=$D/om/c.prom pid i prev=0 v n=3000 omfd midfd
