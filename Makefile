@@ -63,6 +63,7 @@ COMMON_SRC	= common/args.c common/errh.c \
 		  common/setgrp.c common/output.c common/caps.c \
 		  common/timefmt.c common/cli.c common/listev.c \
 		  common/format.c common/openmetrics.c common/outfile.c \
+		  common/stdfds.c \
 		  $(SMPL_SRC)
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
 		  cpustat/soak.c

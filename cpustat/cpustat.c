@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "cpustat.h"
 #include "errh.h"
+#include "stdfds.h"
 #include "hints.h"
 #include "listev.h"
 #include "outfile.h"
@@ -251,6 +252,8 @@ main(int argc, char **argv)
 	static cpc_t *cpc;
 	int rc;
 
+	/* Before anything opens a file: messages go to stderr, not -o. */
+	stdfds_open(1);
 	memset(&o, 0, sizeof(o));
 	cli_raise_nofile();
 	cli_init(progname, synopsis);

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "cputrack.h"
 #include "errh.h"
+#include "stdfds.h"
 #include "hints.h"
 #include "listev.h"
 #include "msgsafe.h"
@@ -263,6 +264,8 @@ main(int argc, char **argv)
 	static cpc_t *cpc;
 	int rc, i;
 
+	/* Before anything opens a file: messages go to stderr, not -o. */
+	stdfds_open(EXIT_OWNFAIL);
 	memset(&o, 0, sizeof(o));
 	cli_init(progname, synopsis);
 	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)

@@ -113,3 +113,33 @@ expect_clean() {
 	expect_clean
 	expect_eq "${stderr_lines[0]}" "cpustat: -c '${big:0:128}...': event name too long (at most 511 characters)" "the message"
 }
+
+@test "a closed standard descriptor: messages still reach stderr, never -o" {
+	local f=$BATS_TEST_TMPDIR/out.json
+	# stderr closed: the message has nowhere to go, but must not land
+	# in the -o file (opened where 2 was)
+	run -127 timeout 20 bash -c 'exec "$@" 2>&-' _ "$CPUTRACK" -o "$f" \
+	    --format=json -c page-faults /nonexistent/program
+	expect_status 127
+	expect_eq "$(cat "$f")" "" "the -o file"
+	run timeout 20 bash -c 'exec "$@" 2>&-' _ "$CPUSTAT" -o "$f" \
+	    --format=json -c page-faults -c 'no_such_event' 0.1 1
+	expect_status 2
+	expect_eq "$(cat "$f" 2>/dev/null)" "" "cpustat's -o file"
+	# stdout closed: the output goes nowhere, quietly (a perf event
+	# opened at 1 made it "write error: Invalid argument")
+	run --separate-stderr timeout 20 bash -c 'exec "$@" >&-' _ \
+	    "$CPUSTAT" -c page-faults 0.1 1
+	expect_status 0
+	expect_eq "$stderr" "" "cpustat's stderr with stdout closed"
+	run --separate-stderr -127 timeout 20 bash -c 'exec "$@" >&-' _ \
+	    "$CPUTRACK" -c page-faults /nonexistent/program
+	expect_status 127
+	expect_eq "$stderr" "cputrack: cannot find program '/nonexistent/program'" \
+	    "cputrack's stderr with stdout closed"
+	# stdin closed: a command started gets /dev/null, not a counter
+	run --separate-stderr timeout 20 bash -c 'exec "$@" <&-' _ \
+	    "$CPUTRACK" -T 0 -o "$f" -c page-faults sh -c 'cat; echo "rc $?"'
+	expect_status 0
+	expect_eq "$output" "rc 0" "the command's read of stdin"
+}
