@@ -355,7 +355,7 @@ HW_HOST		?= aarch64-linux-gnu
 HW_B		?= build-aarch64
 HW_PROGS	= $(B)/tests/hw/insnloop $(B)/tests/hw/spinloop \
 		  $(B)/tests/unit/t_ovf $(B)/tests/unit/t_userread \
-		  $(B)/bench/sample
+		  $(B)/bench/summary-setsample
 
 .PHONY: check-hw clean-hw hw-guest
 
@@ -380,7 +380,8 @@ $(B)/tests/hw/%: tests/hw/guest/%.S
 	$(CC) -nostdlib -static -Wl,--build-id=none -o $@ $<
 
 # cpc_set_sample's cost in the guest, where the user-space read runs.
-$(B)/bench/sample: bench/sample.c $(LIBCPC_A) $(LIBPCTX_A)
+$(B)/bench/summary-setsample: bench/summary-setsample.c $(LIBCPC_A) \
+    $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
 	    $(LIBPCTX_A) $(LIBS)
