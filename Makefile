@@ -217,8 +217,8 @@ $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	    $(LIBPCTX_A) $(TOOL_LIBS)
 
 # The unit tests reach inside the parts they test: every folder.
-$(B)/tests/unit/% $(B)/tests/fuzz/%: private INC = $(PUBLIC_INC) $(COMMON_INC) \
-    $(PRIVATE_INC)
+$(B)/tests/unit/% $(B)/tests/fuzz/%: private INC = $(PUBLIC_INC) \
+    $(COMMON_INC) $(PRIVATE_INC)
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
     $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	@mkdir -p $(@D)
@@ -258,7 +258,7 @@ $(B)/tests/msrsim/msrsim: tests/msrsim/msrsim.c
 
 check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS) $(MSRSIM)
 	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
-	    TOOL_INC="$(PUBLIC_INC) $(COMMON_INC)" CC="$(CC)" tests/run
+	    TOOL_INC="$(PUBLIC_INC) $(COMMON_INC)" tests/run
 
 check-asan:
 	$(MAKE) B=build-asan SAN=1 check
@@ -277,8 +277,8 @@ install: all
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 755 $(LIBPCTX_SO) $(DESTDIR)$(libdir)/libpctx.so.1
 	ln -sf libpctx.so.1 $(DESTDIR)$(libdir)/libpctx.so
-	install -m 644 include/libcpc.h $(DESTDIR)$(includedir)/libcpc.h
-	install -m 644 include/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
+	@# include/ holds the public headers and nothing else: all of it.
+	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(includedir)
 	install -m 644 $(PCFILES) $(DESTDIR)$(libdir)/pkgconfig
 	$(MAKE) install-man
 
