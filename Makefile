@@ -14,7 +14,8 @@
 # Two libraries, each built twice (a static archive for the tools and the
 # unit tests, a shared library with a version script for programs):
 # libcpc (libcpc/) and libpctx (libcpc/pctx/), which uses nothing of
-# libcpc.  libcpc.so.1 has libpctx.so.1 as NEEDED.
+# libcpc.  libcpc.so.1 has libpctx.so.1 as NEEDED.  Their public headers,
+# libcpc.h and libpctx.h, are in include/ and installed as they are.
 
 B		?= build
 # CONFIG: the directory of config.mk and config.h (a cross build keeps its
@@ -29,7 +30,20 @@ endif
 
 WARN		= -Wall -Wextra -Wshadow -Wstrict-prototypes \
 		  -Wmissing-prototypes -Wno-unused-parameter
-INC		= -Ilibcpc -Ilibcpc/pctx -Icommon
+# Each part sees only the headers it may use (INC is set per directory
+# below): the compiler, not a grep, keeps the tools on libcpc's API.
+#   PUBLIC_INC   the installed headers, and libcpc/toolapi/: what libcpc's
+#                static archive gives the tools beyond them (the -c
+#                grammar's parsed form, messages made safe), not
+#                installed and not exported from libcpc.so.1
+#   COMMON_INC   common/ and each of its parts (common/*/)
+#   PRIVATE_INC  libcpc's own folders: libcpc and the unit tests only
+PUBLIC_INC	= -Iinclude -Ilibcpc/toolapi
+COMMON_INC	= -Icommon $(patsubst %/,-I%,$(sort $(dir $(wildcard \
+		  common/*/*.h))))
+PRIVATE_INC	= -Ilibcpc -Ilibcpc/events -Ilibcpc/backends \
+		  -Ilibcpc/platform
+INC		= $(PUBLIC_INC)
 ALL_CFLAGS	= -std=gnu11 $(WARN) -I. $(INC) $(CPPFLAGS) $(CFLAGS) \
 		  $(SANFLAGS)
 ALL_LDFLAGS	= -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
@@ -54,8 +68,7 @@ LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
 		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
 		  $(wildcard libcpc/platform/*.c) libcpc/strtoset.c \
 		  libcpc/v1_event.c libcpc/v1.c
-LIBCPC_INC	= -Ilibcpc/events -Ilibcpc/backends -Ilibcpc/platform
-LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
+LIBCPC_H	= $(wildcard include/*.h libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c \
 		  libcpc/pctx/msgsafe.c
@@ -120,26 +133,34 @@ configure: configure.ac
 
 config.h: config.mk
 
+# The tools and every part of common/ (any object under these folders,
+# whatever its subfolder): the public headers and common's own, never
+# libcpc's private folders.
+$(B)/common/%.o $(B)/cpustat/%.o $(B)/cputrack/%.o: INC = $(PUBLIC_INC) \
+    $(COMMON_INC)
+
 $(B)/%.o: %.c $(CONFIG)/config.h $(LIBCPC_H) $(wildcard common/*.h \
-    cpustat/*.h cputrack/*.h)
+    common/*/*.h cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(DW_CFLAGS) -c -o $@ $<
 
 # libcpc is position independent and hides everything it does not export.
+$(B)/libcpc/%.o: INC = $(PUBLIC_INC) $(PRIVATE_INC)
 $(B)/libcpc/%.o: libcpc/%.c $(CONFIG)/config.h $(LIBCPC_H)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(TRACE_CFLAGS) -fPIC \
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -fPIC \
 	    -fvisibility=hidden -c -o $@ $<
 
-# libpctx the same way, and without libcpc's include directories: it must
-# not depend on libcpc.
-$(B)/libcpc/pctx/%.o: INC =
+# libpctx the same way, and without libcpc's private folders: it must
+# not depend on libcpc (its own private header is beside its sources).
+$(B)/libcpc/pctx/%.o: INC = $(PUBLIC_INC)
 $(B)/libcpc/pctx/%.o: libcpc/pctx/%.c $(CONFIG)/config.h \
-    $(wildcard libcpc/pctx/*.h)
+    $(wildcard include/*.h libcpc/pctx/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 # libcpc's message escaping, compiled into libpctx under its own names.
-$(B)/libcpc/pctx/msgsafe.o: libcpc/platform/msgsafe.c libcpc/msgsafe.h
+$(B)/libcpc/pctx/msgsafe.o: libcpc/platform/msgsafe.c \
+    libcpc/toolapi/msgsafe.h
 
 $(LIBCPC_A): $(LIBCPC_OBJ)
 	rm -f $@
@@ -196,10 +217,13 @@ $(CPUTRACK): $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CPUTRACK_OBJ) $(COMMON_A) $(LIBCPC_A) \
 	    $(LIBPCTX_A) $(TOOL_LIBS)
 
+# The unit tests reach inside the parts they test: every folder.
+$(B)/tests/unit/% $(B)/tests/fuzz/%: private INC = $(PUBLIC_INC) \
+    $(COMMON_INC) $(PRIVATE_INC)
 $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.c $(wildcard tests/unit/*.h) \
     $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) -Itests/unit $(ALL_LDFLAGS) -o $@ \
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ \
 	    $< tests/unit/tap.c $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) \
 	    $(TOOL_LIBS)
 
@@ -213,14 +237,14 @@ $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 $(B)/tests/workloads/split_work: WL_CFLAGS = -fno-omit-frame-pointer \
 				      -mno-omit-leaf-frame-pointer
 
-# Only libcpc.h's directories and the libraries: what an installed
-# libcpc gives (the flags are the house warnings, less -Wshadow and the
-# prototype checks, which K&R-era examples do not meet).
+# Only include/ and the libraries: what an installed libcpc gives (the
+# flags are the house warnings, less -Wshadow and the prototype checks,
+# which K&R-era examples do not meet).
 $(B)/tests/seed/%: tests/seed/%.c tests/seed/supplied.h $(LIBCPC_A) \
     $(LIBPCTX_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(SANFLAGS) \
-	    -Ilibcpc -Ilibcpc/pctx $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
+	    -Iinclude $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
 	    $(LIBPCTX_A) $(LIBS)
 
 # The msr simulator (tests/msrsim): a test tool like the workloads, never
@@ -235,7 +259,7 @@ $(B)/tests/msrsim/msrsim: tests/msrsim/msrsim.c
 
 check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS) $(MSRSIM)
 	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
-	    tests/run
+	    TOOL_INC="$(PUBLIC_INC) $(COMMON_INC)" tests/run
 
 check-asan:
 	$(MAKE) B=build-asan SAN=1 check
@@ -254,8 +278,8 @@ install: all
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 755 $(LIBPCTX_SO) $(DESTDIR)$(libdir)/libpctx.so.1
 	ln -sf libpctx.so.1 $(DESTDIR)$(libdir)/libpctx.so
-	install -m 644 libcpc/libcpc.h $(DESTDIR)$(includedir)/libcpc.h
-	install -m 644 libcpc/pctx/libpctx.h $(DESTDIR)$(includedir)/libpctx.h
+	@# include/ holds the public headers and nothing else: all of it.
+	install -m 644 $(wildcard include/*.h) $(DESTDIR)$(includedir)
 	install -m 644 $(PCFILES) $(DESTDIR)$(libdir)/pkgconfig
 	$(MAKE) install-man
 
@@ -313,7 +337,7 @@ fuzz-build: $(FUZZ_TARGETS:%=$(B)/tests/fuzz/%)
 $(B)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(COMMON_A) $(LIBCPC_A) \
     $(LIBPCTX_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LIBCPC_INC) $(ALL_LDFLAGS) -fsanitize=fuzzer \
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -fsanitize=fuzzer \
 	    -o $@ $< $(COMMON_A) $(LIBCPC_A) $(LIBPCTX_A) $(TOOL_LIBS)
 
 # ---------------------------------------------------------------------------
@@ -332,7 +356,7 @@ HW_HOST		?= aarch64-linux-gnu
 HW_B		?= build-aarch64
 HW_PROGS	= $(B)/tests/hw/insnloop $(B)/tests/hw/spinloop \
 		  $(B)/tests/unit/t_ovf $(B)/tests/unit/t_userread \
-		  $(B)/bench/sample
+		  $(B)/bench/summary-setsample
 
 .PHONY: check-hw clean-hw hw-guest
 
@@ -357,9 +381,10 @@ $(B)/tests/hw/%: tests/hw/guest/%.S
 	$(CC) -nostdlib -static -Wl,--build-id=none -o $@ $<
 
 # cpc_set_sample's cost in the guest, where the user-space read runs.
-$(B)/bench/sample: bench/sample.c $(LIBCPC_A) $(LIBPCTX_A)
+$(B)/bench/summary-setsample: bench/summary-setsample.c $(LIBCPC_A) \
+    $(LIBPCTX_A)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Ilibcpc $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBCPC_A) \
 	    $(LIBPCTX_A) $(LIBS)
 
 check-hw:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * msgsafe.c - libpctx's messages made fit for a terminal, by libcpc's
- * code (libcpc/msgsafe.h, libcpc/platform/msgsafe.c).  libpctx calls
- * nothing of libcpc, so the one source is compiled into it again, its
+ * code (libcpc/toolapi/msgsafe.h, libcpc/platform/msgsafe.c).  libpctx
+ * calls nothing of libcpc, so the one source is compiled into it again, its
  * two functions renamed to libpctx's pctx_msgsafe and pctx_vmsgsafe
  * (pctx_impl.h; hidden, as all of libpctx but its API).  Nothing is
  * written twice, and the two libraries link side by side.

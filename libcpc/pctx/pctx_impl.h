@@ -161,9 +161,9 @@ void	 pctx_err(pctx_t *p, const char *fn, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 
 /*
- * msgsafe.c: libcpc's cpc_vmsgsafe (libcpc/msgsafe.h, which says what it
- * escapes and cuts), the same source compiled into libpctx under this
- * name.  PCTX_MSG_MAX is the room libcpc gives a message, CPC_MSG_MAX.
+ * msgsafe.c: libcpc's cpc_vmsgsafe (libcpc/toolapi/msgsafe.h, which
+ * says what it escapes and cuts), the same source compiled into libpctx
+ * under this name.  PCTX_MSG_MAX is the room libcpc gives a message, CPC_MSG_MAX.
  */
 #define PCTX_MSG_MAX	1024
 char	*pctx_vmsgsafe(char *dst, size_t len, const char *fmt, va_list ap)

@@ -11,7 +11,8 @@
  *
  * libpctx, which calls nothing of libcpc, compiles this same file into
  * itself (libcpc/pctx/msgsafe.c), its two functions renamed there:
- * hence the header named by its path, found from either directory.
+ * both libraries find the header in libcpc/toolapi/ on their include
+ * path.
  */
 #include "config.h"
 
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../msgsafe.h"
+#include "msgsafe.h"
 
 struct unit {
 	char	u_text[5];	/* what is printed, NUL-terminated */

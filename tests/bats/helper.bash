@@ -598,7 +598,7 @@ cc_libcpc() {
 		san=(-fsanitize=address,undefined)
 	fi
 	run "$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
-	    "${san[@]}" -I"$TESTS_DIR/../libcpc" -I"$TESTS_DIR/../libcpc/pctx" \
+	    "${san[@]}" -I"$TESTS_DIR/../include" \
 	    -o "$1" "$2" "$lib/libcpc.so.1" "$lib/libpctx.so.1" \
 	    -Wl,-rpath,"$lib"
 }

@@ -10,7 +10,7 @@ load helper
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 MAN3=$ROOT/man3
 MAPS=("$ROOT/libcpc/libcpc.map" "$ROOT/libcpc/pctx/libpctx.map")
-HEADERS=("$ROOT/libcpc/libcpc.h" "$ROOT/libcpc/pctx/libpctx.h")
+HEADERS=("$ROOT/include/libcpc.h" "$ROOT/include/libpctx.h")
 
 # exported: the global symbols of the version scripts, one a line.
 exported() {

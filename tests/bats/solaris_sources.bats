@@ -17,7 +17,7 @@ compiles() {
 	printf '%s\n#include <libcpc.h>\n#include <libpctx.h>\nint\nmain(void)\n{\n%s\n}\n' \
 	    "$1" "$2" >"$dir/src.c"
 	run timeout 60 "${CC:-cc}" -std=gnu11 -Wall -Wextra -Werror -c \
-	    -I"$ROOT/libcpc" -I"$ROOT/libcpc/pctx" -o "$dir/src.o" "$dir/src.c"
+	    -I"$ROOT/include" -o "$dir/src.o" "$dir/src.c"
 }
 
 @test "seed Example 1: the getpid calls of each of 20 turns, exactly" {

@@ -227,8 +227,8 @@ skl_fits(cpc_t *cpc)
 
 /*
  * libpfm4's own modifiers of the forced table, beyond the counting modes
- * (u k h g) and the event-select fields (e i c t): events.c keeps a list
- * of them, which must not drift from libpfm4's tables.
+ * (u k h g) and the event-select fields (e i c t): events/native.c keeps
+ * a list of them, which must not drift from libpfm4's tables.
  */
 static void
 pfm_modifiers(char *buf, size_t len)

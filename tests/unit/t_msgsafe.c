@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_msgsafe - messages fit for a terminal (libcpc/msgsafe.h): control
+ * t_msgsafe - messages fit for a terminal (libcpc/toolapi/msgsafe.h): control
  * bytes, C1 controls and bytes that are not UTF-8 escaped, long quoted
  * arguments cut, a message too long for its buffer cut, every output
  * passed through again unchanged; and libcpc's own messages, to a

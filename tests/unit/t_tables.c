@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_tables.c - the named-event tables (libcpc/ev_tables.c) and their
+ * t_tables.c - the named-event tables (libcpc/events/generic.c and
+ * classic.c) and their
  * resolution under forced libpfm4 PMUs, and generic_events(3) against the
  * tables.
  *

@@ -86,7 +86,7 @@ summary() {
 }
 
 # bench_sample EVENTS: cpc_set_sample's cost beside a raw read() of the
-# same group (bench/sample), with the user-space read refused and allowed
+# same group (bench/summary-setsample.c), with the user-space read refused and allowed
 # (kernel.perf_user_access 0 and 1).  Figures, printed, never asserted:
 # under -icount, ns of virtual time are instructions retired.
 bench_sample() {
@@ -94,8 +94,8 @@ bench_sample() {
 
 	for a in 0 1; do
 		echo $a >/proc/sys/kernel/perf_user_access
-		run sample -n 20000 -r 5 "$1"
-		echo "# bench/sample $1, perf_user_access=$a: $(cat $OUT $ERR | tr '\n' ' ')"
+		run summary-setsample -n 20000 -r 5 "$1"
+		echo "# bench/summary-setsample $1, perf_user_access=$a: $(cat $OUT $ERR | tr '\n' ' ')"
 	done
 	echo 0 >/proc/sys/kernel/perf_user_access
 }

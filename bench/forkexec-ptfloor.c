@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ptfloor.c - the floor of a tracer that sees every thread: runs a
+ * forkexec-ptfloor.c - the floor of a tracer that sees every thread: runs a
  * command under the least ptrace can do and still stop each new thread
  * before it runs and each ending thread with its counts complete
  * (PTRACE_O_TRACECLONE | TRACEEXIT, plus FORK, VFORK and EXEC with -f),
  * and nothing else: no counters, no /proc, a blocking waitpid loop.
  *
- *	ptfloor [-f | -x [-c | -i]] cmd [arg...]
+ *	forkexec-ptfloor [-f | -x [-c | -i]] cmd [arg...]
  *
  * -x: as -f, but a process other than the command is let go (detached)
  * at its exec, as cputrack -f lets it go without -e: the floor of that
@@ -94,7 +94,7 @@ inh_open(pid_t tid)
 	if (l < 0 || m < 0 || d < 0 || ring == MAP_FAILED ||
 	    ioctl(l, PERF_EVENT_IOC_SET_OUTPUT, d) != 0 ||
 	    ioctl(m, PERF_EVENT_IOC_SET_OUTPUT, d) != 0) {
-		perror("ptfloor: -i");
+		perror("forkexec-ptfloor: -i");
 		exit(1);
 	}
 }
@@ -167,8 +167,8 @@ options(int argc, char **argv, long *opts, int *letgo, int *count)
 		}
 	}
 	if (arg >= argc) {
-		fprintf(stderr, "usage: ptfloor [-f | -x [-c | -i]] cmd "
-		    "[arg...]\n");
+		fprintf(stderr, "usage: forkexec-ptfloor [-f | -x [-c | -i]] "
+		    "cmd [arg...]\n");
 		exit(2);
 	}
 	return arg;
@@ -184,7 +184,7 @@ main(int argc, char **argv)
 
 	arg = options(argc, argv, &opts, &letgo, &count);
 	if ((pid = fork()) < 0) {
-		perror("ptfloor: fork");
+		perror("forkexec-ptfloor: fork");
 		return 1;
 	}
 	if (pid == 0) {
@@ -194,7 +194,7 @@ main(int argc, char **argv)
 	}
 	if (waitpid(pid, &status, WSTOPPED) != pid ||
 	    ptrace(PTRACE_SEIZE, pid, NULL, (void *)opts) != 0) {
-		perror("ptfloor: seize");
+		perror("forkexec-ptfloor: seize");
 		kill(pid, SIGKILL);
 		return 1;
 	}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ovf-clock.c - the experiment behind libcpc's minimum overflow period
- * for the clock events (bench/ovf-clock-minimum drives it): bind a set
- * of one clock event, preset PERIOD nanoseconds short of overflow, to
- * the calling thread, restart it from the overflow handler as the seed
- * page's Example 2 does, and spin until COUNT overflows have come or two
- * seconds have passed.  Prints "overflows N seconds S".
+ * ovf-clock-minimum-trial.c - the experiment behind libcpc's minimum
+ * overflow period for the clock events (bench/ovf-clock-minimum drives
+ * it, one trial per period): bind a set of one clock event, preset
+ * PERIOD nanoseconds short of overflow, to the calling thread, restart
+ * it from the overflow handler as the seed page's Example 2 does, and
+ * spin until COUNT overflows have come or two seconds have passed.  Prints "overflows N seconds S".
  *
- * usage: ovf-clock EVENT PERIOD COUNT
+ * usage: ovf-clock-minimum-trial EVENT PERIOD COUNT
  *
  * DANGER: a short period on task-clock or cpu-clock can put the CPU into
  * an interrupt storm that SIGKILL cannot end.  Run it only under
@@ -52,7 +52,8 @@ main(int argc, char **argv)
 	double t0;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: ovf-clock EVENT PERIOD COUNT\n");
+		fprintf(stderr,
+		    "usage: ovf-clock-minimum-trial EVENT PERIOD COUNT\n");
 		return 2;
 	}
 	period = strtoull(argv[2], NULL, 0);
@@ -66,12 +67,14 @@ main(int argc, char **argv)
 	    cpc_set_add_request(cpc, set, argv[1], 0 - (uint64_t)period,
 	    CPC_COUNT_USER | CPC_COUNT_SYSTEM | CPC_OVF_NOTIFY_EMT, 0,
 	    NULL) < 0) {
-		fprintf(stderr, "ovf-clock: %s\n", strerror(errno));
+		fprintf(stderr, "ovf-clock-minimum-trial: %s\n",
+		    strerror(errno));
 		return 1;
 	}
 	t0 = now();
 	if (cpc_bind_curlwp(cpc, set, 0) != 0) {
-		fprintf(stderr, "ovf-clock: bind: %s\n", strerror(errno));
+		fprintf(stderr, "ovf-clock-minimum-trial: bind: %s\n",
+		    strerror(errno));
 		return 1;
 	}
 	while (novf < count && now() - t0 < 2.0)

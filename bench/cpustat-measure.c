@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * measure.c - the timing, rusage and interrupt helper of bench/cpustat.
+ * cpustat-measure.c - the timing, rusage and interrupt helper of
+ * bench/cpustat.
  *
- *	measure [-t timeout] [{-e|-a} event [-f filter]]... -- cmd [arg...]
- *	measure [{-e|-a} event [-f filter]]... -b seconds
+ *	cpustat-measure [-t timeout] [{-e|-a} event [-f filter]]... \
+ *	    -- cmd [arg...]
+ *	cpustat-measure [{-e|-a} event [-f filter]]... -b seconds
  *
  * The first form runs cmd with its stdout and stderr on two pipes and
  * stdin on /dev/null, and prints one record per line cmd writes, as it
@@ -182,7 +184,7 @@ ev_open1(const struct ev *e, pid_t pid, int cpu, int quiet)
 		a.type = PERF_TYPE_TRACEPOINT;
 		a.config = (unsigned long long)id;
 	} else {
-		fprintf(stderr, "measure: no event %s\n", e->spec);
+		fprintf(stderr, "cpustat-measure: no event %s\n", e->spec);
 		return -1;
 	}
 	a.size = sizeof(a);
@@ -195,13 +197,15 @@ ev_open1(const struct ev *e, pid_t pid, int cpu, int quiet)
 	    PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		if (!quiet)
-			fprintf(stderr, "measure: perf_event_open %s: %s\n",
+			fprintf(stderr,
+			    "cpustat-measure: perf_event_open %s: %s\n",
 			    e->spec, strerror(errno));
 		return -1;
 	}
 	if (e->filt != NULL &&
 	    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filt) != 0) {
-		fprintf(stderr, "measure: filter '%s' on %s: %s\n", e->filt,
+		fprintf(stderr, "cpustat-measure: filter '%s' on %s: %s\n",
+		    e->filt,
 		    e->spec, strerror(errno));
 		close(fd);
 		return -1;
@@ -295,7 +299,7 @@ drain(struct stream *s, double t0, FILE *out)
 		char *nb = realloc(s->buf, s->cap + 65536);
 
 		if (nb == NULL) {
-			perror("measure: realloc");
+			perror("cpustat-measure: realloc");
 			exit(1);
 		}
 		s->buf = nb;
@@ -342,12 +346,13 @@ baseline(const char *arg)
 	int i;
 
 	if (secs <= 0) {
-		fprintf(stderr, "measure: bad -b seconds '%s'\n", arg);
+		fprintf(stderr, "cpustat-measure: bad -b seconds '%s'\n", arg);
 		return 2;
 	}
 	for (i = 0; i < g_nev; i++)
 		if (!g_ev[i].sys) {
-			fprintf(stderr, "measure: -b takes -a events only\n");
+			fprintf(stderr,
+			    "cpustat-measure: -b takes -a events only\n");
 			return 2;
 		}
 	ev_open(-1);
@@ -373,9 +378,9 @@ baseline(const char *arg)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: measure [-t timeout] [{-e|-a} event "
+	fprintf(stderr, "usage: cpustat-measure [-t timeout] [{-e|-a} event "
 	    "[-f filter]]... -- cmd [arg...]\n"
-	    "       measure [-a event [-f filter]]... -b seconds\n");
+	    "       cpustat-measure [-a event [-f filter]]... -b seconds\n");
 	exit(2);
 }
 
@@ -399,7 +404,8 @@ main(int argc, char **argv)
 		case 'a':
 		case 'e':
 			if (g_nev == MAXEV) {
-				fprintf(stderr, "measure: at most %d events\n",
+				fprintf(stderr,
+				    "cpustat-measure: at most %d events\n",
 				    MAXEV);
 				return 2;
 			}
@@ -427,11 +433,11 @@ main(int argc, char **argv)
 		usage();
 	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
 	    (null = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
-		perror("measure: pipe");
+		perror("cpustat-measure: pipe");
 		return 1;
 	}
-	pid = spawn_held("measure", argv + optind, null, outp[1], errp[1], 0,
-	    &go);
+	pid = spawn_held("cpustat-measure", argv + optind, null, outp[1],
+	    errp[1], 0, &go);
 	if (pid < 0)
 		return 1;
 	close(null);
@@ -442,7 +448,7 @@ main(int argc, char **argv)
 
 	cal0 = cal_sum();
 	t0 = now();
-	if (go_release("measure", go) != 0)
+	if (go_release("cpustat-measure", go) != 0)
 		return 1;
 	memset(st, 0, sizeof(st));
 	st[0].fd = outp[0];
@@ -471,7 +477,7 @@ main(int argc, char **argv)
 		}
 		n = poll(pfd, 2, (int)(left * 1000) + 1);
 		if (n < 0 && errno != EINTR) {
-			perror("measure: poll");
+			perror("cpustat-measure: poll");
 			break;
 		}
 		for (i = 0; n > 0 && i < 2; i++) {
@@ -486,7 +492,7 @@ main(int argc, char **argv)
 	}
 	while (wait4(pid, &status, 0, &ru) < 0) {
 		if (errno != EINTR) {
-			perror("measure: wait4");
+			perror("cpustat-measure: wait4");
 			return 1;
 		}
 	}

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * tracktime.c - the timing helper and the small workloads of
+ * cputrack-tracktime.c - the timing helper and the small workloads of
  * bench/cputrack.  One program, three commands:
  *
- *	tracktime run [-o out] [-e err] [-t timeout] -- cmd [arg...]
- *	tracktime spin N
- *	tracktime storm T
+ *	cputrack-tracktime run [-o out] [-e err] [-t timeout] -- cmd [arg...]
+ *	cputrack-tracktime spin N
+ *	cputrack-tracktime storm T
  *
  * run: runs cmd with stdin on /dev/null, stdout on the file out and
  * stderr on the file err (both /dev/null unless given), in a process
@@ -58,10 +58,10 @@ now(void)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tracktime run [-o out] [-e err] [-t timeout] "
-	    "-- cmd [arg...]\n"
-	    "       tracktime spin N\n"
-	    "       tracktime storm T\n");
+	fprintf(stderr, "usage: cputrack-tracktime run [-o out] [-e err] "
+	    "[-t timeout] -- cmd [arg...]\n"
+	    "       cputrack-tracktime spin N\n"
+	    "       cputrack-tracktime storm T\n");
 	exit(2);
 }
 
@@ -114,7 +114,8 @@ storm(long long t)
 	pthread_attr_setstacksize(&attr, stack);
 	for (i = 0; i < t; i++) {
 		if ((e = pthread_create(&thr, &attr, nothing, NULL)) != 0) {
-			fprintf(stderr, "tracktime: pthread_create: %s\n",
+			fprintf(stderr,
+			    "cputrack-tracktime: pthread_create: %s\n",
 			    strerror(e));
 			return 1;
 		}
@@ -137,7 +138,8 @@ openfile(const char *path, int rd)
 	    0644);
 
 	if (fd < 0) {
-		fprintf(stderr, "tracktime: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "cputrack-tracktime: %s: %s\n", path,
+		    strerror(errno));
 		exit(1);
 	}
 	return fd;
@@ -174,8 +176,8 @@ run(int argc, char **argv)
 	in = openfile("/dev/null", 1);
 	fo = openfile(out, 0);
 	fe = openfile(errf, 0);
-	if ((pid = spawn_held("tracktime", argv + optind, in, fo, fe, 1,
-	    &go)) < 0)
+	if ((pid = spawn_held("cputrack-tracktime", argv + optind, in, fo, fe,
+	    1, &go)) < 0)
 		return 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = onalarm;	/* no SA_RESTART: wait4 returns EINTR */
@@ -185,7 +187,7 @@ run(int argc, char **argv)
 	close(fe);
 
 	t0 = now();
-	if (go_release("tracktime", go) != 0)
+	if (go_release("cputrack-tracktime", go) != 0)
 		return 1;
 	/*
 	 * Block in wait4 (polling would put the clock's resolution at the
@@ -213,7 +215,7 @@ run(int argc, char **argv)
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR) {
-			perror("tracktime: wait4");
+			perror("cputrack-tracktime: wait4");
 			return 1;
 		}
 	}

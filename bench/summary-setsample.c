@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sample.c - the cost of one cpc_set_sample beside the raw read(2) of a
- * perf group it makes, on the same events, in the same thread.
+ * summary-setsample.c - the cost of one cpc_set_sample beside the raw
+ * read(2) of a perf group it makes, on the same events, in the same
+ * thread (bench/summary runs it, and so does the hardware tier).
  *
- *	sample [-n calls] [-r rounds] [events]
+ *	summary-setsample [-n calls] [-r rounds] [events]
  *
  * events: a -c style list of libcpc names (default
  * task-clock,page-faults; cycles and instructions are the hardware
@@ -255,7 +256,8 @@ main(int argc, char **argv)
 		if (nev == MAXEV || encode(tok, &a) != 0 ||
 		    cpc_set_add_request(cpc, set, tok, 0,
 		    CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) < 0) {
-			fprintf(stderr, "sample: '%s' refused\n", tok);
+			fprintf(stderr, "summary-setsample: '%s' refused\n",
+			    tok);
 			return 1;
 		}
 		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
@@ -264,14 +266,14 @@ main(int argc, char **argv)
 		fds[nev] = (int)syscall(SYS_perf_event_open, &a, 0, -1,
 		    nev == 0 ? -1 : fds[0], PERF_FLAG_FD_CLOEXEC);
 		if (fds[nev] < 0) {
-			perror("sample: perf_event_open");
+			perror("summary-setsample: perf_event_open");
 			return 1;
 		}
 		nev++;
 	}
 	if ((buf = cpc_buf_create(cpc, set)) == NULL ||
 	    cpc_bind_curlwp(cpc, set, 0) != 0) {
-		perror("sample: bind");
+		perror("summary-setsample: bind");
 		return 1;
 	}
 	memset(&lean, 0, sizeof(lean));

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bench/unknown.c - the time cpc_set_add_request takes to refuse a name,
- * for bench/unknown-names: each name given is added to a new set (which
- * is destroyed) N times, through a handler of the program's own that
+ * unknown-names-refuse.c - the time cpc_set_add_request takes to refuse
+ * a name, for bench/unknown-names: each name given is added to a new set
+ * (which is destroyed) N times, through a handler of the program's own that
  * formats the message and drops it, and the mean time per call is
  * printed with the message.
  *
- *	unknown N NAME...
+ *	unknown-names-refuse N NAME...
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,7 +44,7 @@ main(int argc, char **argv)
 	int i;
 
 	if (argc < 3 || (n = strtol(argv[1], NULL, 10)) <= 0) {
-		fprintf(stderr, "usage: unknown N NAME...\n");
+		fprintf(stderr, "usage: unknown-names-refuse N NAME...\n");
 		return 1;
 	}
 	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL) {

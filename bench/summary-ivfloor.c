@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * ivfloor.c - the floor of cpustat's per-interval cost: a thread per
+ * summary-ivfloor.c - the floor of cpustat's per-interval cost: a thread per
  * online CPU of our mask, pinned to it, sleeping to the absolute
  * deadlines start + k * interval (a futex wait with a CLOCK_MONOTONIC
  * timeout, as cpustat's nap.c) and, with -r, reading a group of
  * cpu-clock and context-switches counting on its CPU once per wake: one
  * wake-up and one read per CPU per interval, no posting, no printing.
  *
- *	ivfloor [-r] interval count
+ *	summary-ivfloor [-r] interval count
  *
  * bench/summary times it beside cpustat: what cpustat costs per interval
  * above this is its own; this much is the price of waking each CPU's
@@ -96,7 +96,7 @@ main(int argc, char **argv)
 		argc--;
 	}
 	if (argc != 3)
-		errx(2, "usage: ivfloor [-r] interval count");
+		errx(2, "usage: summary-ivfloor [-r] interval count");
 	g_ival = (int64_t)(atof(argv[1]) * 1e9 + 0.5);
 	g_count = atol(argv[2]);
 	if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
