@@ -29,7 +29,8 @@ endif
 
 WARN		= -Wall -Wextra -Wshadow -Wstrict-prototypes \
 		  -Wmissing-prototypes -Wno-unused-parameter
-INC		= -Ilibcpc -Ilibcpc/pctx -Icommon
+INC		= -Ilibcpc -Ilibcpc/pctx -Icommon -Icommon/cli -Icommon/smpl \
+		  -Icommon/out
 ALL_CFLAGS	= -std=gnu11 $(WARN) -I. $(INC) $(CPPFLAGS) $(CFLAGS) \
 		  $(SANFLAGS)
 ALL_LDFLAGS	= -Wl,--as-needed $(LDFLAGS) $(SANFLAGS)
@@ -59,21 +60,27 @@ LIBCPC_H	= $(wildcard libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c \
 		  libcpc/pctx/msgsafe.c
-COMMON_SRC	= common/args.c common/errh.c \
-		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c common/cli.c common/listev.c \
-		  common/format.c common/openmetrics.c common/outfile.c \
-		  $(SMPL_SRC)
+# common/ in parts, one direction between them (tests/layers): cli/ ->
+# smpl/ -> out/ -> the bottom (the delta core, error handling).
+COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(OUT_SRC) common/setgrp.c common/errh.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
 		  cputrack/track_ends.c
-# the -C CPU list syntax; hints for options perf users type
-COMMON_SRC	+= common/cpulist.c common/hints.c
+# The command line: options, hints for perf users, listings, CPU lists.
+CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
+		  common/cli/hints.c common/cli/listev.c common/cli/caps.c \
+		  common/cli/cpulist.c common/cli/smplopt.c
 CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
 # Sampling (-S and its reports): the records, their names, the files.
-SMPL_SRC	= common/smpl.c common/smplopt.c common/smplreq.c \
-		  common/symtab.c common/profile.c common/smplout.c
+SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c \
+		  common/smpl/symtab.c common/smpl/profile.c \
+		  common/smpl/smplout.c
+# The output: one writer interface, a writer per format, their cells.
+OUT_SRC		= common/out/format.c common/out/columns.c \
+		  common/out/text.c common/out/csv.c common/out/json.c \
+		  common/out/openmetrics.c common/out/cells.c \
+		  common/out/timefmt.c common/out/outfile.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
@@ -120,7 +127,7 @@ configure: configure.ac
 config.h: config.mk
 
 $(B)/%.o: %.c $(CONFIG)/config.h $(LIBCPC_H) $(wildcard common/*.h \
-    cpustat/*.h cputrack/*.h)
+    common/*/*.h cpustat/*.h cputrack/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(DW_CFLAGS) -c -o $@ $<
 

@@ -24,7 +24,7 @@
 #include "listev.h"
 #include "outfile.h"
 #include "msgsafe.h"
-#include "output.h"
+#include "cells.h"
 #include "timefmt.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */

@@ -49,11 +49,9 @@
 #include "errh.h"
 #include "nap.h"
 #include "recs.h"
-#include "output.h"
 #include "setgrp.h"
 #include "soak.h"
 #include "smpl.h"
-#include "timefmt.h"
 
 struct cpu {
 	int		 c_id;
@@ -564,7 +562,6 @@ print_batch(struct rec **batch)
 	struct rec *r;
 	int i, rc = 0;
 
-	rep_interval();
 	for (i = 0; i < g_ncpu; i++) {
 		for (r = batch[i]; r != NULL; r = r->r_next)
 			rc |= print_rec(o, &g_cpus[i], r);
