@@ -73,7 +73,7 @@ CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
 		  common/cli/cpulist.c common/cli/smplopt.c
 CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
 # Sampling (-S and its reports): the records, their names, the files.
-SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c \
+SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
 		  common/smpl/symtab.c common/smpl/profile.c \
 		  common/smpl/smplout.c
 # The output: one writer interface, a writer per format, their cells.
@@ -240,8 +240,8 @@ $(B)/tests/msrsim/msrsim: tests/msrsim/msrsim.c
 	$(CC) -std=gnu11 -O1 $(WARN) $(FUSE_CFLAGS) -o $@ $< $(FUSE_LIBS)
 
 check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS) $(MSRSIM)
-	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
-	    tests/run
+	@B=$(B) LAYER_OBJS="$(patsubst $(B)/%,%,$(LIBCPC_OBJ) $(LIBPCTX_OBJ) \
+	    $(COMMON_OBJ) $(CPUSTAT_OBJ) $(CPUTRACK_OBJ))" tests/run
 
 check-asan:
 	$(MAKE) B=build-asan SAN=1 check

@@ -52,6 +52,7 @@
 #include "setgrp.h"
 #include "soak.h"
 #include "smpl.h"
+#include "smplset.h"
 
 struct cpu {
 	int		 c_id;
@@ -310,8 +311,8 @@ setup(struct cpu *c, unsigned long long k)
 	struct setgrp *old = c->c_grp;
 	int i;
 
-	c->c_grp = setgrp_create_smpl(g_cpc, g_opts->o_specs,
-	    g_opts->o_nspecs, g_smpl);
+	c->c_grp = smpl_setgrp_create(g_cpc, g_opts->o_specs,
+	    g_opts->o_nspecs, g_smpl, NULL);
 	if (c->c_grp == NULL) {
 		c->c_grp = old;
 		return -1;

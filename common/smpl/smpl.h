@@ -6,7 +6,7 @@
  *
  * The -S set is parsed once, in the -c grammar, and its requests are
  * added as CPC_HW_SMPL requests after the counting requests of every set
- * the tool binds (smpl_add_requests; common/setgrp does it).  Each time
+ * the tool binds (smpl_add_requests; smplset.h does it).  Each time
  * a set is sampled, smpl_take reads the records out of the buffer:
  * counted per function for the profile, written to the CSV file, folded
  * into stacks.  Several threads may call smpl_take at once (cpustat's
