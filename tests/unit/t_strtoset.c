@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_strtoset.c - the -c grammar (common/strtoset.c), table-driven.
+ * t_strtoset.c - the -c grammar (libcpc/strtoset.c), table-driven.
  *
  * A parsed spec is rendered as one canonical line so that a table row
  * states the whole expected result:
