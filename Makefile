@@ -67,7 +67,8 @@ COMMON_SRC	= common/args.c common/errh.c \
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
-		  cputrack/track_ends.c
+		  cputrack/lwpevents.c cputrack/procs.c cputrack/callbacks.c \
+		  cputrack/command.c cputrack/lwpevlines.c
 # the -C CPU list syntax; hints for options perf users type
 COMMON_SRC	+= common/cpulist.c common/hints.c
 CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
