@@ -64,7 +64,8 @@ COMMON_SRC	= common/args.c common/errh.c \
 		  common/timefmt.c common/cli.c common/listev.c \
 		  common/format.c common/openmetrics.c common/outfile.c \
 		  $(SMPL_SRC)
-CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
+CPUSTAT_SRC	= cpustat/cpustat.c cpustat/run.c cpustat/cputhread.c \
+		  cpustat/printer.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
 		  cputrack/lwpevents.c cputrack/procs.c cputrack/callbacks.c \
