@@ -63,10 +63,12 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 # common/ in parts, one direction between them (tests/layers): cli/ ->
 # smpl/ -> out/ -> the bottom (the delta core, error handling).
 COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(OUT_SRC) common/setgrp.c common/errh.c
-CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
+CPUSTAT_SRC	= cpustat/cpustat.c cpustat/run.c cpustat/cputhread.c \
+		  cpustat/printer.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
-		  cputrack/track_ends.c
+		  cputrack/lwpevents.c cputrack/procs.c cputrack/callbacks.c \
+		  cputrack/command.c cputrack/lwpevlines.c
 # The command line: options, hints for perf users, listings, CPU lists.
 CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
 		  common/cli/hints.c common/cli/listev.c common/cli/caps.c \

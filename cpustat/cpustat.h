@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cpustat.h - what cpustat.c (options) hands to sampler.c (the run).
+ * cpustat.h - what cpustat.c (main and the options) hands to run.c (the
+ * run), and what the run's files share with report.c and cpus.c.
  */
 #ifndef CPUSTAT_H
 #define CPUSTAT_H
@@ -9,11 +10,20 @@
 #include <stdio.h>
 #include <libcpc.h>
 
+#include "cli.h"
 #include "format.h"
 #include "smpl.h"
 #include "strtoset.h"
 
+/*
+ * The options: filled while parsing, checked in one place, then the -c
+ * texts resolved into o_specs, the -C list into o_cpus and the output
+ * opened.
+ */
 struct opts {
+	struct cli_common o_cli;	/* -c texts, -h, --list-events, -D */
+	const char	*o_cpulist;	/* -C as given, or NULL */
+	const char	*o_periodtext;	/* -p as given, or NULL */
 	struct spec	*o_specs;	/* one per -c, in order */
 	int		 o_nspecs;
 	int		 o_default;	/* no -c: the machine's default set */
@@ -25,7 +35,7 @@ struct opts {
 	int		 o_noheader;	/* -n */
 	int		 o_debug;	/* -D */
 	char		 o_tstamp;	/* -T: 'u', 'd' or 0 */
-	FILE		*o_out;		/* -o, or stdout */
+	FILE		*o_out;		/* -o opened, or stdout */
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
 	cpu_set_t	 o_cpus;	/* the CPUs to measure (-C, or all) */
@@ -44,8 +54,6 @@ struct sample {
 	uint64_t	 s_ena;		/* enabled, running ns */
 	uint64_t	 s_run;
 };
-
-extern const char *progname;
 
 /* Sample the CPUs of o->o_cpus as o asks; returns the exit status. */
 int	run(cpc_t *cpc, const struct opts *o);

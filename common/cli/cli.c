@@ -20,13 +20,39 @@
 #include "hints.h"
 #include "listev.h"
 #include "msgsafe.h"
+#include "outfile.h"
 
 void
-fmt_option(const char *arg, enum fmt_kind *kind)
+cli_format_option(const char *arg, enum fmt_kind *kind)
 {
 	if (!fmt_parse(arg, kind))
 		cli_usage_error("invalid --format '%s': use text, csv, json "
 		    "or openmetrics", arg);
+}
+
+void
+cli_check_output(enum fmt_kind kind, const char *outname, int profile)
+{
+	if (profile && kind != FMT_TEXT)
+		cli_usage_error("--profile prints text after the totals: use "
+		    "it with the text format (--samples=file writes CSV)");
+	/* Its writer rewrites a file of its own at every interval. */
+	if (kind == FMT_OPENMETRICS && outname == NULL)
+		cli_usage_error("--format=openmetrics needs -o file");
+}
+
+FILE *
+cli_open_output(enum fmt_kind kind, const char *outname, int failstatus)
+{
+	char msg[512];
+	FILE *fp;
+
+	if (kind == FMT_OPENMETRICS || outname == NULL)
+		return stdout;
+	if ((fp = outfile_open(outname, msg, sizeof(msg))) == NULL)
+		cli_errx(failstatus, "cannot open '%s' for writing: %s",
+		    outname, msg);
+	return fp;
 }
 
 double

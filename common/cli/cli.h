@@ -34,7 +34,20 @@ void	cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs,
  */
 void	cli_raise_nofile(void);
 /* --format's argument, or a usage error when it names no format. */
-void	fmt_option(const char *arg, enum fmt_kind *kind);
+void	cli_format_option(const char *arg, enum fmt_kind *kind);
+/*
+ * The output options together: --profile needs the text format,
+ * openmetrics needs -o; each conflict a usage error.
+ */
+void	cli_check_output(enum fmt_kind kind, const char *outname,
+	    int profile);
+/*
+ * The stream the rows go to: -o opened (as outfile_open does), or
+ * stdout without -o or when the writer writes a file of its own
+ * (openmetrics).  A file that cannot be opened exits with failstatus.
+ */
+FILE	*cli_open_output(enum fmt_kind kind, const char *outname,
+	    int failstatus);
 /* --help's lines for -o and --format; openmetrics counts per what. */
 void	cli_help_output(FILE *fp, const char *what);
 
