@@ -95,7 +95,7 @@ om_close(struct fmt *f)
 
 /* The series of key (and comm), made when new; -1 out of memory. */
 static int
-series(struct om *om, const struct fmt *f, long key, const char *comm)
+series_of(struct om *om, const struct fmt *f, long key, const char *comm)
 {
 	struct om_series *s;
 	int i, n = cols_n(f->f_cols) + cols_nsmpl(f->f_cols) + 1;
@@ -122,7 +122,7 @@ series(struct om *om, const struct fmt *f, long key, const char *comm)
 }
 
 static struct om_proc *
-proc(struct om *om, long pid)
+proc_of(struct om *om, long pid)
 {
 	struct om_proc *p;
 	int i;
@@ -145,12 +145,12 @@ proc(struct om *om, long pid)
 static int
 proc_series(struct om *om, const struct fmt *f, long pid)
 {
-	struct om_proc *p = proc(om, pid);
+	struct om_proc *p = proc_of(om, pid);
 
 	if (p == NULL)
 		return -1;
 	if (p->op_cur < 0)
-		p->op_cur = series(om, f, pid, p->op_comm != NULL ?
+		p->op_cur = series_of(om, f, pid, p->op_comm != NULL ?
 		    p->op_comm : om->om_comm);
 	return p->op_cur;
 }
@@ -182,16 +182,16 @@ track_note(struct om *om, const struct fmt *f, const struct fmt_row *r)
 
 	if (r->fr_child > 0) {
 		if ((cur = proc_series(om, f, r->fr_pid)) < 0 ||
-		    (p = proc(om, r->fr_child)) == NULL)
+		    (p = proc_of(om, r->fr_child)) == NULL)
 			return -1;
 		free(p->op_comm);
 		p->op_comm = strdup(om->om_ser[cur].os_comm);
 		return p->op_comm == NULL ? -1 : 0;
 	}
-	if ((p = proc(om, r->fr_pid)) == NULL ||
+	if ((p = proc_of(om, r->fr_pid)) == NULL ||
 	    (comm = command_name(r->fr_command)) == NULL)
 		return -1;
-	p->op_cur = series(om, f, r->fr_pid, comm);
+	p->op_cur = series_of(om, f, r->fr_pid, comm);
 	free(comm);
 	return p->op_cur < 0 ? -1 : 0;
 }
@@ -234,7 +234,7 @@ om_row(struct fmt *f, const struct fmt_row *r)
 	if (!delta && !total)
 		return;
 	si = om->om_track ? proc_series(om, f, r->fr_pid) :
-	    series(om, f, r->fr_cpu, NULL);
+	    series_of(om, f, r->fr_cpu, NULL);
 	if (si < 0) {
 		om->om_failed = 1;
 		return;

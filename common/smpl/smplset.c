@@ -28,7 +28,7 @@ smpl_set_build(cpc_t *cpc, const struct spec *sp, struct smpl *sm,
 }
 
 static int
-take(void *arg, int first, cpc_buf_t *buf)
+drain_to_smpl(void *arg, int first, cpc_buf_t *buf)
 {
 	return smpl_take(arg, first, buf);
 }
@@ -51,7 +51,7 @@ struct setgrp *
 smpl_setgrp_create(cpc_t *cpc, const struct spec *specs, int n,
     struct smpl *sm, cpc_set_t *const *tmpl)
 {
-	struct setgrp_drain dr = { 0, take, sm };
+	struct setgrp_drain dr = { 0, drain_to_smpl, sm };
 	struct setgrp *sg = NULL;
 	cpc_set_t **own;
 	int i;
