@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_format.c - the machine-readable rows (common/out/): the event
- * columns of several sets, CSV quoting, JSON escaping, rows of another
- * set's columns left empty, the samples of -S requests (fmt_add_samples),
- * captured with open_memstream.  Table-driven; no counter is opened.
+ * t_format.c - the writers' rows (common/out/): the event columns of
+ * several sets, text lines and notes, CSV quoting, JSON escaping, rows of
+ * another set's columns left empty, the samples of -S requests
+ * (fmt_add_samples), captured with open_memstream.  Table-driven; no counter is opened.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -76,6 +76,28 @@ static const struct rowcase rowrows[] = {
 	  .fr_set = -1, .fr_command = "a\"b\\c\nd\te\001" },
 	  "{\"tool\":\"cputrack\",\"kind\":\"exec\",\"time\":0.000,"
 	  "\"pid\":5,\"lwp\":6,\"command\":\"a\\\"b\\\\c\\nd\\te\\u0001\"}\n" },
+	{ "text: cpustat's tick line, the set named, scaled",
+	  FMT_TEXT, 0, { .fr_ns = 1500000000, .fr_kind = "tick", .fr_cpu = 3,
+	  .fr_set = 1, .fr_vals = vals, .fr_nvals = 2, .fr_scaled = 1 },
+	  "  1.500   3  tick         7 18446744073709551615  # y,z "
+	  "(scaled)\n" },
+	{ "text: cputrack's fork note, blank values and the child",
+	  FMT_TEXT, 1, { .fr_ns = 250000000, .fr_kind = "fork", .fr_pid = 40,
+	  .fr_lwp = 41, .fr_set = -1, .fr_child = 42 },
+	  "  0.250      41       fork                     # 42\n" },
+	{ "text: an exec's command made one line",
+	  FMT_TEXT, 1, { .fr_kind = "exec", .fr_pid = 40, .fr_lwp = 40,
+	  .fr_set = -1, .fr_command = "a\nb\\" },
+	  "  0.000      40       exec                     # 'a\\nb\\\\'\n" },
+	{ "text: an exec of no known command",
+	  FMT_TEXT, 1, { .fr_kind = "exec", .fr_pid = 40, .fr_lwp = 40,
+	  .fr_set = -1, .fr_command = "" },
+	  "  0.000      40       exec                     # '(unknown)'\n" },
+	{ "text: a -f tree's total, its processes in the lwp column",
+	  FMT_TEXT, 1, { .fr_kind = "total", .fr_pid = 40, .fr_lwp = 3,
+	  .fr_set = 0, .fr_vals = vals, .fr_nvals = 2, .fr_tree = 1 },
+	  "  0.000       3      total         7 18446744073709551615  "
+	  "# tree x,y\n" },
 	{ "json: never counted",
 	  FMT_JSON, 1, { .fr_kind = "tick", .fr_pid = 5, .fr_lwp = 5,
 	  .fr_set = 1, .fr_vals = vals, .fr_ena = 4, .fr_scaled = 3 },
