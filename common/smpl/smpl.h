@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * smpl.h - the sampling options both tools share (-S, -g, --profile,
- * --samples, --folded, and cpustat's --per-cpu) and what they do with
- * the records libcpc's SMPL requests collect.
+ * smpl.h - what the sampling options of both tools (-S, -g, --profile,
+ * --samples, --folded, cpustat's --per-cpu: struct smpl_opts, taken and
+ * checked by common/cli/smplopt.h) do with the records libcpc's SMPL
+ * requests collect.
  *
  * The -S set is parsed once, in the -c grammar, and its requests are
  * added as CPC_HW_SMPL requests after the counting requests of every set
