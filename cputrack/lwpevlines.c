@@ -372,7 +372,8 @@ proc_gone(pid_t pid)
 }
 
 /*
- * Once gone for a few drains, their records were all written.
+ * A process is given up after three drains that found it gone: its
+ * records were all written before it went.
  */
 void
 lwpev_give_up_lost(struct lwpev *lr)

@@ -34,7 +34,7 @@ struct lwpev {
 	pthread_t	 lr_reader;
 	int		 lr_reading;	/* the reader runs */
 	int		 lr_over;	/* exec or totals printed: no more */
-	int		 lr_execthr;	/* another thread than the first exec'd */
+	int		 lr_execthr;	/* a thread not the first exec'd */
 	int		 lr_lostsaid;
 	int		 lr_tree;	/* -f: the kids too */
 	struct kid	*lr_kids;

@@ -35,7 +35,8 @@ struct tproc {
 /* The thread tid, or NULL. */
 struct tlwp	*lwp_find(struct tracker *tr, pid_t tid);
 /* tl (its tl_tid set) into the index and into tp's threads. */
-void		 lwp_link(struct tracker *tr, struct tproc *tp, struct tlwp *tl);
+void		 lwp_link(struct tracker *tr, struct tproc *tp,
+		    struct tlwp *tl);
 /* tl out of both, its sets closed, freed. */
 void		 lwp_free(struct tracker *tr, struct tlwp *tl);
 /* Every thread of tp freed (at exit, exec, release, retirement). */
