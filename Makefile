@@ -72,22 +72,30 @@ LIBCPC_H	= $(wildcard include/*.h libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c \
 		  libcpc/pctx/msgsafe.c
-COMMON_SRC	= common/args.c common/errh.c \
-		  common/setgrp.c common/output.c common/caps.c \
-		  common/timefmt.c common/cli.c common/listev.c \
-		  common/format.c common/openmetrics.c common/outfile.c \
-		  common/stdfds.c \
-		  $(SMPL_SRC)
-CPUSTAT_SRC	= cpustat/cpustat.c cpustat/sampler.c cpustat/report.c \
+# common/ in parts, one direction between them (tests/layers): cli/ ->
+# smpl/ -> out/ -> the bottom (the delta core, error handling).
+COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(OUT_SRC) common/setgrp.c common/errh.c \
+		  common/stdfds.c
+CPUSTAT_SRC	= cpustat/cpustat.c cpustat/run.c cpustat/cputhread.c \
+		  cpustat/printer.c cpustat/report.c \
 		  cpustat/soak.c
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
-		  cputrack/track_ends.c
-# the -C CPU list syntax; hints for options perf users type
-COMMON_SRC	+= common/cpulist.c common/hints.c
+		  cputrack/lwpevents.c cputrack/procs.c cputrack/callbacks.c \
+		  cputrack/command.c cputrack/lwpevlines.c
+# The command line: options, hints for perf users, listings, CPU lists.
+CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
+		  common/cli/hints.c common/cli/listev.c common/cli/caps.c \
+		  common/cli/cpulist.c common/cli/smplopt.c
 CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
 # Sampling (-S and its reports): the records, their names, the files.
-SMPL_SRC	= common/smpl.c common/smplopt.c common/smplreq.c \
-		  common/symtab.c common/profile.c common/smplout.c
+SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
+		  common/smpl/symtab.c common/smpl/profile.c \
+		  common/smpl/smplout.c
+# The output: one writer interface, a writer per format, their cells.
+OUT_SRC		= common/out/format.c common/out/columns.c \
+		  common/out/text.c common/out/csv.c common/out/json.c \
+		  common/out/openmetrics.c common/out/cells.c \
+		  common/out/timefmt.c common/out/outfile.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
@@ -258,7 +266,8 @@ $(B)/tests/msrsim/msrsim: tests/msrsim/msrsim.c
 	$(CC) -std=gnu11 -O1 $(WARN) $(FUSE_CFLAGS) -o $@ $< $(FUSE_LIBS)
 
 check: all $(UNIT_TESTS) $(WORKLOADS) $(SEED_PROGS) $(MSRSIM)
-	@B=$(B) LAYER_OBJS="$(LIBCPC_OBJ:$(B)/%=%) $(LIBPCTX_OBJ:$(B)/%=%)" \
+	@B=$(B) LAYER_OBJS="$(patsubst $(B)/%,%,$(LIBCPC_OBJ) $(LIBPCTX_OBJ) \
+	    $(COMMON_OBJ) $(CPUSTAT_OBJ) $(CPUTRACK_OBJ))" \
 	    TOOL_INC="$(PUBLIC_INC) $(COMMON_INC)" tests/run
 
 check-asan:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * setgrp.c - rings of sets and the shared delta/total arithmetic.
+ * setgrp.c - the delta core: rings of sets and the shared delta/total
+ * arithmetic (setgrp.h).
  */
 #include "config.h"
 
@@ -10,45 +11,30 @@
 
 #include "errh.h"
 #include "setgrp.h"
-#include "smpl.h"
 
 /* Samples of one interval, at most, while the buffer comes back full. */
 #define MAXDRAIN	64
 
-cpc_set_t *
-setgrp_build(cpc_t *cpc, const struct spec *sp, struct smpl *sm, int *first)
-{
-	cpc_set_t *set;
-
-	*first = -1;
-	if ((set = spec_build(cpc, sp)) == NULL)
-		return NULL;
-	if (sm != NULL && (*first = smpl_add_requests(sm, set)) < 0) {
-		cpc_set_destroy(cpc, set);
-		return NULL;
-	}
-	return set;
-}
-
 /*
- * tmpl, when not NULL, is the set setgrp_build made from sp and sm: its
- * requests are copied, the sampling ones after sp's as there.
+ * tmpl, when not NULL, is sp's set with the drain's sampling requests
+ * (if any) after sp's own: its requests are copied, not resolved again.
  */
 static int
 elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp,
-    struct smpl *sm, const cpc_set_t *tmpl)
+    const struct setgrp_drain *dr, const cpc_set_t *tmpl)
 {
 	e->se_spec = sp;
-	if (tmpl != NULL) {
-		if ((e->se_set = spec_build_like(cpc, tmpl)) == NULL)
-			return -1;
-		e->se_smpl = sm != NULL ? sp->sp_nreqs : -1;
-	} else if ((e->se_set = setgrp_build(cpc, sp, sm, &e->se_smpl)) ==
-	    NULL)
+	e->se_smpl = -1;
+	if (tmpl != NULL)
+		e->se_set = spec_build_like(cpc, tmpl);
+	else
+		e->se_set = spec_build(cpc, sp);
+	if (e->se_set == NULL)
 		return -1;
 	e->se_nreqs = sp->sp_nreqs;
-	if (sm != NULL) {
-		e->se_nreqs = e->se_smpl + smpl_count(sm);
+	if (dr != NULL) {
+		e->se_smpl = sp->sp_nreqs;
+		e->se_nreqs = e->se_smpl + dr->sd_nreqs;
 		if ((e->se_start = cpc_buf_create(cpc, e->se_set)) == NULL) {
 			errh_set("cannot create buffers: %s",
 			    strerror(errno));
@@ -70,23 +56,21 @@ elem_init(cpc_t *cpc, struct setgrp_elem *e, const struct spec *sp,
 struct setgrp *
 setgrp_create(cpc_t *cpc, const struct spec *specs, int n)
 {
-	return setgrp_create_smpl(cpc, specs, n, NULL);
-}
-
-struct setgrp *
-setgrp_create_smpl(cpc_t *cpc, const struct spec *specs, int n,
-    struct smpl *sm)
-{
-	return setgrp_create_like(cpc, specs, n, sm, NULL);
+	return setgrp_create_like(cpc, specs, n, NULL, NULL);
 }
 
 struct setgrp *
 setgrp_create_like(cpc_t *cpc, const struct spec *specs, int n,
-    struct smpl *sm, cpc_set_t *const *tmpl)
+    const struct setgrp_drain *dr, cpc_set_t *const *tmpl)
 {
 	struct setgrp *sg;
 	int i;
 
+	/* Only a template carries the sampling requests. */
+	if (dr != NULL && tmpl == NULL) {
+		errh_set("sampling sets need templates");
+		return NULL;
+	}
 	if ((sg = calloc(1, sizeof(*sg))) == NULL ||
 	    (sg->sg_elems = calloc(n, sizeof(*sg->sg_elems))) == NULL) {
 		free(sg);
@@ -95,9 +79,10 @@ setgrp_create_like(cpc_t *cpc, const struct spec *specs, int n,
 	}
 	sg->sg_cpc = cpc;
 	sg->sg_n = n;
-	sg->sg_smpl = sm;
+	if (dr != NULL)
+		sg->sg_drain = *dr;
 	for (i = 0; i < n; i++)
-		if (elem_init(cpc, &sg->sg_elems[i], &specs[i], sm,
+		if (elem_init(cpc, &sg->sg_elems[i], &specs[i], dr,
 		    tmpl != NULL ? tmpl[i] : NULL) != 0) {
 			setgrp_destroy(sg);
 			return NULL;
@@ -152,7 +137,7 @@ setgrp_bound(struct setgrp *sg, struct setgrp_elem *e)
 }
 
 /*
- * A set with sampling requests: its records go to smpl_take after each
+ * A set with sampling requests: its records go to the drain after each
  * cpc_set_sample, and while a buffer comes back full the set is sampled
  * again at once, so that the kernel's ring is emptied.  The interval's
  * delta is then the last sample less the one before the first: se_start
@@ -173,7 +158,8 @@ sample_records(struct setgrp *sg, struct setgrp_elem *e)
 		t = e->se_prev;
 		e->se_prev = e->se_cur;
 		e->se_cur = t;
-		more = smpl_take(sg->sg_smpl, e->se_smpl, e->se_prev);
+		more = sg->sg_drain.sd_take(sg->sg_drain.sd_arg, e->se_smpl,
+		    e->se_prev);
 		if (!more)
 			break;
 	}

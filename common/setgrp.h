@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * setgrp.h - a ring of sets (one per -c) bound to one target, and the
- * sampling arithmetic both tools share: every sample is turned into a
- * delta against the previous one and added to the set's total, here and
- * nowhere else.
+ * setgrp.h - the delta core: a ring of sets (one per -c) bound to one
+ * target, and the sampling arithmetic both tools share: every sample is
+ * turned into a delta against the previous one and added to the set's
+ * total, here and nowhere else.
+ *
+ * Sets may carry sampling requests after their own (-S): their records
+ * are handed to a drain after every sample.  The delta core knows
+ * nothing of what the drain does with them (common/smpl fills it in).
  */
 #ifndef SETGRP_H
 #define SETGRP_H
@@ -12,7 +16,17 @@
 
 #include "strtoset.h"
 
-struct smpl;
+/* Where the records of the sets' sampling requests go. */
+struct setgrp_drain {
+	int	  sd_nreqs;	/* sampling requests after each set's own */
+	/*
+	 * Read the records buf holds for the sampling requests from index
+	 * first on: 1 when a request filled the buffer (more may wait in
+	 * the kernel: the set is sampled again at once), else 0.
+	 */
+	int	(*sd_take)(void *arg, int first, cpc_buf_t *buf);
+	void	 *sd_arg;
+};
 
 struct setgrp_elem {
 	const struct spec	*se_spec;
@@ -32,31 +46,22 @@ struct setgrp {
 	int			 sg_n;
 	int			 sg_cur;
 	struct setgrp_elem	*sg_elems;
-	struct smpl		*sg_smpl;	/* -S, or NULL */
+	struct setgrp_drain	 sg_drain;	/* sd_take NULL: none */
 };
 
 /* One set per spec; NULL with the reason in errh_last(). */
 struct setgrp	*setgrp_create(cpc_t *cpc, const struct spec *specs, int n);
 /*
- * sp's set with sm's sampling requests after its own (sm NULL: none);
- * *first gets the first one's index, or -1.  NULL, errh_last() says why.
- */
-cpc_set_t	*setgrp_build(cpc_t *cpc, const struct spec *sp,
-		    struct smpl *sm, int *first);
-/*
- * The same with sm's sampling requests added to every set; each sample
- * then hands their records to smpl_take (and samples again while the
- * buffer came back full), and a set's values after its counting
- * requests' are the records each sampling request took.
- */
-struct setgrp	*setgrp_create_smpl(cpc_t *cpc, const struct spec *specs,
-		    int n, struct smpl *sm);
-/*
- * The same, each set a copy of tmpl[i], which setgrp_build made from
- * specs[i] and sm: nothing is resolved again (one setgrp per thread).
+ * The same, each set a copy of tmpl[i] (made from specs[i], with the
+ * sampling requests of dr after its own when dr is not NULL; tmpl may be
+ * NULL only without dr): nothing is resolved again (one setgrp per
+ * thread).  Each sample then hands the
+ * records to dr, and a set's values after its counting requests' are
+ * the records each sampling request took.
  */
 struct setgrp	*setgrp_create_like(cpc_t *cpc, const struct spec *specs,
-		    int n, struct smpl *sm, cpc_set_t *const *tmpl);
+		    int n, const struct setgrp_drain *dr,
+		    cpc_set_t *const *tmpl);
 void		 setgrp_destroy(struct setgrp *sg);
 struct setgrp_elem *setgrp_cur(struct setgrp *sg);
 /* Advance to the next set of the ring (cyclically) and return it. */

@@ -3,7 +3,7 @@
  * cpus.c - which CPUs cpustat measures: every online CPU of its affinity
  * mask, or those of -C, each of which must exist, be online and be in
  * that mask when cpustat starts.  (Later, a measured CPU that goes
- * offline is reported and skipped until it returns: sampler.c.)  And
+ * offline is reported and skipped until it returns: cputhread.c.)  And
  * whether cpustat may count on a CPU at all (cpu_preflight).
  */
 #include "config.h"

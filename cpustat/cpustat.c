@@ -2,8 +2,9 @@
 /*
  * cpustat - monitor system behaviour using CPU performance counters.
  *
- * main parses and validates the command line into struct opts; run()
- * (sampler.c) does the sampling.
+ * main parses the command line into struct opts, checks it, resolves the
+ * events and the CPUs and opens the output; run() (run.c) does the
+ * sampling.
  */
 #include "config.h"
 
@@ -23,16 +24,15 @@
 #include "stdfds.h"
 #include "hints.h"
 #include "listev.h"
-#include "outfile.h"
 #include "msgsafe.h"
-#include "output.h"
+#include "cells.h"
 #include "timefmt.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
 #define MIN_INTERVAL	0.001
 #define OPT_FORMAT	0x200		/* --format: no letter (HINT_EVENT is 0x100) */
 
-const char *progname = "cpustat";
+static const char progname[] = "cpustat";
 
 static const char synopsis[] =
     "[-c events [-c events]...] [-C cpulist] [-p period]\n"
@@ -111,6 +111,46 @@ print_usage(FILE *fp)
 	fputs("\n\tUse cputrack(1) to monitor per-process statistics.\n", fp);
 }
 
+/* One option: cpustat's own, a sampling option, or a common one. */
+static void
+take_option(cpc_t *cpc, struct opts *o, int ch, char **argv)
+{
+	switch (ch) {
+	case 'C':
+		o->o_cpulist = optarg;
+		break;
+	case 'n':
+		o->o_noheader = 1;
+		break;
+	case 's':
+		o->o_soak = 1;
+		break;
+	case 't':
+		o->o_tick = 1;
+		break;
+	case 'T':
+		if (!tf_parse(optarg, &o->o_tstamp))
+			cli_usage_error("invalid -T argument '%s': use u "
+			    "or d", optarg);
+		break;
+	case 'o':
+		o->o_outname = optarg;
+		break;
+	case OPT_FORMAT:
+		cli_format_option(optarg, &o->o_format);
+		break;
+	case 'p':
+		o->o_period = cli_seconds("period", optarg, 0, MAX_INTERVAL);
+		o->o_periodtext = optarg;
+		break;
+	default:
+		if (!smpl_opt(&o->o_smpl, ch, optarg))
+			(void)cli_common_opt(cpc, &o->o_cli, ch, argv,
+			    print_usage, 1);
+	}
+}
+
+/* interval [count] */
 static void
 parse_operands(int argc, char **argv, struct opts *o)
 {
@@ -123,6 +163,32 @@ parse_operands(int argc, char **argv, struct opts *o)
 		o->o_count = cli_count("count", argv[1], 1, 1000000000ULL);
 }
 
+/* The options and operands into o; -h and --list-events exit here. */
+static void
+parse_options(cpc_t *cpc, int argc, char **argv, struct opts *o)
+{
+	int ch;
+
+	o->o_interval = 5.0;
+	opterr = 0;
+	/* '+': options end at the first operand, so "1 -1" is a bad count. */
+	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:o:e:"
+	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
+		take_option(cpc, o, ch, argv);
+	o->o_debug = o->o_cli.cc_debug;
+	cli_common_end(cpc, &o->o_cli, print_usage, argc - optind,
+	    argv + optind, 1);
+	parse_operands(argc - optind, argv + optind, o);
+}
+
+/* The options together: each conflict a usage error of its own. */
+static void
+check_options(cpc_t *cpc, struct opts *o)
+{
+	smpl_check(cpc, &o->o_smpl, o->o_cli.cc_ntexts, 1);
+	cli_check_output(o->o_format, o->o_outname, o->o_smpl.so_profile);
+}
+
 /* The set used without -c: hardware basics, or what this machine has. */
 static void
 default_spec(cpc_t *cpc, struct opts *o)
@@ -133,87 +199,22 @@ default_spec(cpc_t *cpc, struct opts *o)
 	o->o_default = 1;
 }
 
-/* -o (or stdout); openmetrics writes its file at every interval. */
+/*
+ * The -c sets, parsed and resolved; -S alone samples with one set
+ * without counting requests; neither: the default set.
+ */
 static void
-open_output(struct opts *o)
+make_specs(cpc_t *cpc, struct opts *o)
 {
-	char msg[512];
-
-	o->o_out = stdout;
-	if (o->o_format == FMT_OPENMETRICS) {
-		if (o->o_outname == NULL)
-			cli_usage_error("--format=openmetrics needs -o file");
-		/* Replaced at each interval: never a device or a FIFO. */
-		if (outfile_replaceable(o->o_outname, msg, sizeof(msg)) != 0)
-			cli_errx(1, "cannot write '%s': %s", o->o_outname, msg);
-		return;
-	}
-	if (o->o_outname != NULL && (o->o_out = outfile_open(o->o_outname,
-	    msg, sizeof(msg))) == NULL)
-		cli_errx(1, "cannot open '%s' for writing: %s", o->o_outname,
-		    msg);
-}
-
-static void
-parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
-{
-	struct cli_common cc = { 0 };
-	const char *cpulist = NULL, *period = NULL, *hint;
+	const char *hint;
 	char msg[CPC_MSG_MAX];
-	int ch, i;
+	int i;
 
-	o->o_interval = 5.0;
-	opterr = 0;
-	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:o:e:"
-	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'C':
-			cpulist = optarg;
-			break;
-		case 'n':
-			o->o_noheader = 1;
-			break;
-		case 's':
-			o->o_soak = 1;
-			break;
-		case 't':
-			o->o_tick = 1;
-			break;
-		case 'T':
-			if (!tf_parse(optarg, &o->o_tstamp))
-				cli_usage_error("invalid -T argument '%s': use u "
-				    "or d", optarg);
-			break;
-		case 'o':
-			o->o_outname = optarg;
-			break;
-		case OPT_FORMAT:
-			fmt_option(optarg, &o->o_format);
-			break;
-		case 'p':
-			o->o_period = cli_seconds("period", optarg, 0,
-			    MAX_INTERVAL);
-			period = optarg;
-			break;
-		default:
-			if (!smpl_opt(&o->o_smpl, ch, optarg))
-				(void)cli_common_opt(cpc, &cc, ch, argv,
-				    print_usage, 1);
-		}
-	}
-	o->o_debug = cc.cc_debug;
-	cli_common_end(cpc, &cc, print_usage, argc - optind, argv + optind,
-	    1);
-	parse_operands(argc - optind, argv + optind, o);
-	smpl_check(cpc, &o->o_smpl, cc.cc_ntexts, 1);
-	if (o->o_smpl.so_profile && o->o_format != FMT_TEXT)
-		cli_usage_error("--profile prints text after the totals: use it "
-		    "with the text format (--samples=file writes CSV)");
-	for (i = 0; i < cc.cc_ntexts; i++)
-		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs, cc.cc_texts[i], 1);
-	free(cc.cc_texts);
-	/* -S alone samples: one set without counting requests. */
+	for (i = 0; i < o->o_cli.cc_ntexts; i++)
+		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs,
+		    o->o_cli.cc_texts[i], 1);
+	free(o->o_cli.cc_texts);
+	o->o_cli.cc_texts = NULL;
 	if (o->o_nspecs == 0 && smpl_on(&o->o_smpl)) {
 		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
 		    smpl_empty_spec(&o->o_specs[0]) != 0)
@@ -223,14 +224,9 @@ parse_args(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	if (o->o_nspecs == 0)
 		default_spec(cpc, o);
 	/* perf's -p PID: say so, and run as Solaris would */
-	if (period != NULL && (hint = hint_period(period, o->o_nspecs, msg,
-	    sizeof(msg))) != NULL)
+	if (o->o_periodtext != NULL && (hint = hint_period(o->o_periodtext,
+	    o->o_nspecs, msg, sizeof(msg))) != NULL)
 		cli_warnx("%s", hint);
-	if (cpulist != NULL)
-		cpus_from_list(cpulist, &o->o_cpus);
-	else
-		cpus_default(&o->o_cpus);
-	open_output(o);
 }
 
 static void
@@ -260,7 +256,14 @@ main(int argc, char **argv)
 	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
 		err(1, "cannot access performance counters");
 	errh_install(cpc, 0);
-	parse_args(cpc, argc, argv, &o);
+	parse_options(cpc, argc, argv, &o);
+	check_options(cpc, &o);
+	make_specs(cpc, &o);
+	if (o.o_cpulist != NULL)
+		cpus_from_list(o.o_cpulist, &o.o_cpus);
+	else
+		cpus_default(&o.o_cpus);
+	o.o_out = cli_open_output(o.o_format, o.o_outname, 1);
 	rc = run(cpc, &o);
 	if (o.o_out != stdout && fclose(o.o_out) != 0 && rc == 0) {
 		warn("-o '%s'", o.o_outname);

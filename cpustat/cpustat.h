@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cpustat.h - what cpustat.c (options) hands to sampler.c (the run).
+ * cpustat.h - what cpustat.c (main and the options) hands to run.c (the
+ * run), and what the run's files share with report.c and cpus.c.
  */
 #ifndef CPUSTAT_H
 #define CPUSTAT_H
@@ -9,11 +10,20 @@
 #include <stdio.h>
 #include <libcpc.h>
 
+#include "cli.h"
 #include "format.h"
 #include "smpl.h"
 #include "strtoset.h"
 
+/*
+ * The options: filled while parsing, checked in one place, then the -c
+ * texts resolved into o_specs, the -C list into o_cpus and the output
+ * opened.
+ */
 struct opts {
+	struct cli_common o_cli;	/* -c texts, -h, --list-events, -D */
+	const char	*o_cpulist;	/* -C as given, or NULL */
+	const char	*o_periodtext;	/* -p as given, or NULL */
 	struct spec	*o_specs;	/* one per -c, in order */
 	int		 o_nspecs;
 	int		 o_default;	/* no -c: the machine's default set */
@@ -25,7 +35,7 @@ struct opts {
 	int		 o_noheader;	/* -n */
 	int		 o_debug;	/* -D */
 	char		 o_tstamp;	/* -T: 'u', 'd' or 0 */
-	FILE		*o_out;		/* -o, or stdout */
+	FILE		*o_out;		/* -o opened, or stdout */
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
 	cpu_set_t	 o_cpus;	/* the CPUs to measure (-C, or all) */
@@ -45,21 +55,18 @@ struct sample {
 	uint64_t	 s_run;
 };
 
-extern const char *progname;
-
 /* Sample the CPUs of o->o_cpus as o asks; returns the exit status. */
 int	run(cpc_t *cpc, const struct opts *o);
 
 /*
  * report.c: the lines, in o's format, to o->o_out.  rep_init (0, or -1
- * said) at the start, with the clocks' offsets; rep_interval before each
- * interval's lines (text -T prints one stamp per interval); rep_flush
- * after them (openmetrics rewrites its file: 0, or -1 said).
+ * said) at the start, with the clocks' offsets; rep_flush after each
+ * interval's lines and after the totals (the writer's end of a batch:
+ * openmetrics rewrites its file, text's next -T stamp; 0, or -1 said).
  */
 int	rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff);
 void	rep_fini(void);
 void	rep_title(void);
-void	rep_interval(void);
 void	rep_sample(const struct sample *s);
 /* A total line: set's sums over ncpu CPUs, stamped t. */
 void	rep_total(cpc_t *cpc, int set, int ncpu, hrtime_t t, cpc_buf_t *acc);

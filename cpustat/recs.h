@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * recs.h - the records a CPU thread posts for the printer (sampler.c),
+ * recs.h - the records a CPU thread posts for the printer (printer.c),
  * and a pool per CPU that recycles them: the printer hands a printed
  * record back to its CPU's pool, so a running CPU allocates nothing.
  */

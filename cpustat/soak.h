@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * soak.h - cpustat -s: a soaker thread per CPU keeps the CPU out of idle
- * while a set counts only system mode.  (Split from sampler.c, as is.)
+ * while a set counts only system mode; the CPU threads (cputhread.c)
+ * start, pin and stop it.
  */
 #ifndef SOAK_H
 #define SOAK_H

@@ -3,8 +3,9 @@
  * cputrack - monitor a process and its threads using CPU performance
  * counters.
  *
- * main parses and validates the command line into struct topts; track()
- * (track.c) runs the command or attaches to the process.
+ * main parses the command line into struct topts, checks it, resolves
+ * the events and opens the output; track() (track.c) runs the command or
+ * attaches to the process.
  */
 #include "config.h"
 
@@ -23,13 +24,12 @@
 #include "hints.h"
 #include "listev.h"
 #include "msgsafe.h"
-#include "outfile.h"
-#include "output.h"
+#include "cells.h"
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
 #define OPT_FORMAT	0x200		/* --format: no letter (HINT_EVENT is 0x100) */
 
-const char *progname = "cputrack";
+static const char progname[] = PROGNAME;
 
 static const char synopsis[] =
     "[-T secs] [-N count] [-Defghntv] [-o file]\n"
@@ -106,39 +106,12 @@ print_usage(FILE *fp)
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
 }
 
-/* -o (or stdout); openmetrics writes its file at every interval. */
-static void
-open_output(struct topts *o, const char *outname)
-{
-	char msg[512];
-
-	o->o_out = stdout;
-	o->o_outname = outname;
-	if (o->o_format == FMT_OPENMETRICS) {
-		if (outname == NULL)
-			cli_usage_error("--format=openmetrics needs -o file");
-		/* Replaced at each interval: never a device or a FIFO. */
-		if (outfile_replaceable(outname, msg, sizeof(msg)) != 0)
-			cli_errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot write '%s': %s", outname, msg);
-		return;
-	}
-	if (outname != NULL &&
-	    (o->o_out = outfile_open(outname, msg, sizeof(msg))) == NULL)
-		cli_errx(o->o_pid ? 1 : EXIT_OWNFAIL, "cannot open '%s' for "
-		    "writing: %s", outname, msg);
-}
-
-/* What the options give before they are checked. */
-struct args {
-	struct cli_common a_cc;		/* -c, -h, --list-events, -D */
-	const char	*a_outname;	/* -o, or NULL */
-	double		 a_secs;	/* -T */
-};
-
 /* One option: cputrack's own, a sampling option, or a common one. */
 static void
-take_option(cpc_t *cpc, struct topts *o, struct args *a, int ch, char **argv)
+take_option(cpc_t *cpc, struct topts *o, int ch, char **argv)
 {
+	double secs;
+
 	switch (ch) {
 	case 'e':
 		o->o_followexec = 1;
@@ -154,10 +127,10 @@ take_option(cpc_t *cpc, struct topts *o, struct args *a, int ch, char **argv)
 		    1000000000ULL);
 		break;
 	case 'o':
-		a->a_outname = optarg;
+		o->o_outname = optarg;
 		break;
 	case OPT_FORMAT:
-		fmt_option(optarg, &o->o_format);
+		cli_format_option(optarg, &o->o_format);
 		break;
 	case 'p':
 		if (o->o_pid != 0)
@@ -169,33 +142,52 @@ take_option(cpc_t *cpc, struct topts *o, struct args *a, int ch, char **argv)
 		o->o_tick = 1;
 		break;
 	case 'T':
-		a->a_secs = cli_seconds("interval", optarg, 0, MAX_INTERVAL);
-		if (a->a_secs > 0 && a->a_secs < 0.001)
+		secs = cli_seconds("interval", optarg, 0, MAX_INTERVAL);
+		if (secs > 0 && secs < 0.001)
 			cli_usage_error("invalid interval '%s': must "
 			    "be 0 or at least 0.001 seconds", optarg);
+		o->o_msec = (unsigned)(secs * 1000.0 + 0.5);
 		break;
 	case 'v':
 		o->o_verbose = 1;
 		break;
 	default:
 		if (!smpl_opt(&o->o_smpl, ch, optarg))
-			(void)cli_common_opt(cpc, &a->a_cc, ch, argv,
+			(void)cli_common_opt(cpc, &o->o_cli, ch, argv,
 			    print_usage, EXIT_OWNFAIL);
 	}
 }
 
+/* The options into o; -h and --list-events print and exit here. */
+static void
+parse_options(cpc_t *cpc, int argc, char **argv, struct topts *o)
+{
+	int ch;
+
+	o->o_msec = 1000;
+	opterr = 0;
+	/* '+': options end at the command. */
+	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
+	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
+		take_option(cpc, o, ch, argv);
+	o->o_debug = o->o_cli.cc_debug;
+	cli_common_end(cpc, &o->o_cli, print_usage, argc - optind,
+	    argv + optind, 0);
+	if (optind < argc)
+		o->o_argv = argv + optind;
+}
+
 /*
- * After the options (o_argv set): the interval and -N, the command or
- * -p, the events, the sampling options; each conflict is a usage error
- * with its own message.
+ * The options together: the interval and -N, the command or -p, the
+ * events, the sampling options, the output; each conflict is a usage
+ * error with its own message.
  */
 static void
-check_args(cpc_t *cpc, struct topts *o, const struct args *a)
+check_options(cpc_t *cpc, struct topts *o)
 {
 	char hint[CPC_MSG_MAX];
-	int ntexts = a->a_cc.cc_ntexts;
+	int ntexts = o->o_cli.cc_ntexts;
 
-	o->o_msec = (unsigned)(a->a_secs * 1000.0 + 0.5);
 	if (o->o_msec == 0 && o->o_count != 0)
 		cli_usage_error("-N %u counts ticks, and -T 0 makes none",
 		    o->o_count);
@@ -212,21 +204,20 @@ check_args(cpc_t *cpc, struct topts *o, const struct args *a)
 	if (ntexts == 0 && !smpl_on(&o->o_smpl))
 		cli_usage_error("no events: give at least one -c or -S");
 	smpl_check(cpc, &o->o_smpl, ntexts, o->o_pid ? 1 : EXIT_OWNFAIL);
-	if (o->o_smpl.so_profile && o->o_format != FMT_TEXT)
-		cli_usage_error("--profile prints text after the totals: use "
-		    "it with the text format (--samples=file writes CSV)");
+	cli_check_output(o->o_format, o->o_outname, o->o_smpl.so_profile);
 }
 
 /* The -c sets, parsed; -S alone binds one set of sampling requests only. */
 static void
-make_specs(cpc_t *cpc, struct topts *o, struct args *a)
+make_specs(cpc_t *cpc, struct topts *o)
 {
 	int i;
 
-	for (i = 0; i < a->a_cc.cc_ntexts; i++)
+	for (i = 0; i < o->o_cli.cc_ntexts; i++)
 		cli_add_spec(cpc, &o->o_specs, &o->o_nspecs,
-		    a->a_cc.cc_texts[i], o->o_pid ? 1 : EXIT_OWNFAIL);
-	free(a->a_cc.cc_texts);
+		    o->o_cli.cc_texts[i], o->o_pid ? 1 : EXIT_OWNFAIL);
+	free(o->o_cli.cc_texts);
+	o->o_cli.cc_texts = NULL;
 	if (o->o_nspecs == 0) {
 		if ((o->o_specs = calloc(1, sizeof(*o->o_specs))) == NULL ||
 		    smpl_empty_spec(&o->o_specs[0]) != 0)
@@ -236,24 +227,16 @@ make_specs(cpc_t *cpc, struct topts *o, struct args *a)
 }
 
 static void
-parse_args(cpc_t *cpc, int argc, char **argv, struct topts *o)
+free_options(struct topts *o)
 {
-	struct args a = { .a_secs = 1.0 };
-	int ch;
+	int i;
 
-	opterr = 0;
-	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
-	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
-		take_option(cpc, o, &a, ch, argv);
-	o->o_debug = a.a_cc.cc_debug;
-	cli_common_end(cpc, &a.a_cc, print_usage, argc - optind,
-	    argv + optind, 0);
-	if (optind < argc)
-		o->o_argv = argv + optind;
-	check_args(cpc, o, &a);
-	make_specs(cpc, o, &a);
-	open_output(o, a.a_outname);
+	if (o->o_out != stdout)
+		fclose(o->o_out);
+	for (i = 0; i < o->o_nspecs; i++)
+		spec_free(&o->o_specs[i]);
+	free(o->o_specs);
+	smpl_opts_free(&o->o_smpl);
 }
 
 int
@@ -262,7 +245,8 @@ main(int argc, char **argv)
 	/* Static: a usage error exits with them reachable (LeakSanitizer). */
 	static struct topts o;
 	static cpc_t *cpc;
-	int rc, i;
+	static struct tracker *tr;
+	int rc;
 
 	/* Before anything opens a file: messages go to stderr, not -o. */
 	stdfds_open(EXIT_OWNFAIL);
@@ -271,20 +255,26 @@ main(int argc, char **argv)
 	if ((cpc = cpc_open(CPC_VER_CURRENT)) == NULL)
 		err(EXIT_OWNFAIL, "cannot access performance counters");
 	errh_install(cpc, 0);
-	parse_args(cpc, argc, argv, &o);
-	rc = track(cpc, &o);
-	if (o.o_out != stdout)
-		fclose(o.o_out);
-	for (i = 0; i < o.o_nspecs; i++)
-		spec_free(&o.o_specs[i]);
-	free(o.o_specs);
-	smpl_opts_free(&o.o_smpl);
+	parse_options(cpc, argc, argv, &o);
+	check_options(cpc, &o);
+	make_specs(cpc, &o);
+	o.o_out = cli_open_output(o.o_format, o.o_outname,
+	    o.o_pid ? 1 : EXIT_OWNFAIL);
+	if ((tr = tracker_create(cpc, &o)) == NULL) {
+		warnx("out of memory");
+		rc = o.o_pid ? 1 : EXIT_OWNFAIL;
+	} else {
+		rc = track(tr);
+	}
+	free_options(&o);
 	/*
 	 * -p: the threads' counters are the kernel's to close at our exit,
-	 * with the threads it detaches then (track.c's proc_retire); what
-	 * is left stays reachable from cpc and T (LeakSanitizer).
+	 * with the threads it detaches then (procs.c's proc_retire); what
+	 * is left stays reachable from cpc and tr (LeakSanitizer).
 	 */
-	if (o.o_pid == 0)
+	if (o.o_pid == 0) {
+		tracker_destroy(tr);
 		cpc_close(cpc);
+	}
 	return rc;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lines.c - what cputrack prints: the title, value lines, fork and exec
- * lines in the text format or through format.c, the total of a -f tree,
- * and the openmetrics file.
+ * notes and the total of a -f tree, each a row handed to the writer of
+ * the chosen format (format.h); and what a failed write does to the run.
  */
 #include "config.h"
 
@@ -14,10 +14,9 @@
 #include <time.h>
 
 #include "errh.h"
+#include "lines.h"
 #include "msgsafe.h"
-#include "output.h"
 #include "smpl.h"
-#include "track_impl.h"
 
 hrtime_t
 now(void)
@@ -28,16 +27,16 @@ now(void)
 	return (hrtime_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Diagnostics go to stderr whatever -o says. */
+/* Diagnostics go to stderr whatever -o says, after the lines before. */
 void
-warnmsg(const char *fmt, ...)
+warnmsg(struct tracker *tr, const char *fmt, ...)
 {
 	char msg[CPC_MSG_MAX];
 	va_list ap;
 
-	out_flush();
+	out_flush(tr);
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: %s\n", progname,
+	fprintf(stderr, "%s: %s\n", PROGNAME,
 	    cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
 	va_end(ap);
 }
@@ -47,185 +46,146 @@ warnmsg(const char *fmt, ...)
  * once.  A closed pipe only means nobody reads any more: the processes
  * are released, and a command runs to its end.  Any other error is
  * cputrack's failure: the command is killed now, and the callbacks fail
- * from now on so that pctx_run ends (see cb_rc).  An attached process
- * is only let go.
+ * from now on so that pctx_run ends (callbacks.c's cb_rc).  An attached
+ * process is only let go.
  */
 void
-out_check(void)
+out_check(struct tracker *tr)
 {
-	if (T.outfail || !ferror(T.out))
+	if (tr->tr_outfail || !ferror(tr->tr_out))
 		return;
-	T.outfail = 1;
-	T.outerr = errno;
-	if (T.outerr == EPIPE || T.o->o_pid != 0) {
-		pctx_terminate(T.pctx);
+	tr->tr_outfail = 1;
+	tr->tr_outerr = errno;
+	if (tr->tr_outerr == EPIPE || tr->tr_o->o_pid != 0) {
+		pctx_terminate(tr->tr_pctx);
 		return;
 	}
-	T.outfatal = 1;
-	(void)pctx_kill(T.pctx, SIGKILL);
+	tr->tr_outfatal = 1;
+	(void)pctx_kill(tr->tr_pctx, SIGKILL);
 }
 
-/* What is buffered, written out now. */
 void
-out_flush(void)
+out_flush(struct tracker *tr)
 {
-	if (T.outfail)
+	if (tr->tr_outfail)
 		return;
-	(void)fflush(T.out);
-	out_check();
+	(void)fflush(tr->tr_out);
+	out_check(tr);
 }
 
 int
-cb_rc(int rc)
+outfailed(struct tracker *tr)
 {
-	return T.outfatal ? -1 : rc;
-}
-
-static void
-line_head(hrtime_t t, pid_t pid, pid_t lwp, const char *kind)
-{
-	size_t n = strlen(kind);
-
-	/* As "%7.3f %7d %10s ", without printf (out_time, out_u64). */
-	out_time(T.out, t == 0 ? T.t0 : t, T.t0);
-	fputc(' ', T.out);
-	if (T.o->o_followfork) {
-		out_u64(T.out, (uint64_t)pid, 7);
-		fputc(' ', T.out);
-	}
-	out_u64(T.out, (uint64_t)lwp, 7);
-	fputc(' ', T.out);
-	for (; n < 10; n++)
-		fputc(' ', T.out);
-	fputs(kind, T.out);
-	fputc(' ', T.out);
-}
-
-static const char *
-set_note(int set)
-{
-	return T.o->o_nspecs > 1 ? T.o->o_specs[set].sp_text : NULL;
+	if (!tr->tr_outfail || tr->tr_outerr == EPIPE)
+		return 0;
+	if (tr->tr_outerr != 0)
+		warnmsg(tr, "write error: %s", strerror(tr->tr_outerr));
+	return 1;
 }
 
 /*
- * The openmetrics file once per interval (-T, or a second without
- * ticks), when the last rewrite is that old.
+ * The writer's end of a batch once per interval (-T, or a second
+ * without ticks), when the last is that old: openmetrics rewrites its
+ * file then.  A failure is a write error (out_check's), said here.
  */
 static void
-om_flush(int force)
+flush_due(struct tracker *tr, int force)
 {
-	hrtime_t t = now(), ival = T.o->o_msec ? T.o->o_msec : 1000;
+	const struct topts *o = tr->tr_o;
+	hrtime_t t = now(), ival = o->o_msec ? o->o_msec : 1000;
 
-	if (T.fmt == NULL || (!force && t - T.flushed < ival * 1000000))
+	if (!force && t - tr->tr_flushed < ival * 1000000)
 		return;
-	T.flushed = t;
-	if (!T.outfail && fmt_flush(T.fmt) != 0) {
-		/* As a write error (out_check), said here. */
-		warnmsg("-o '%s': %s", T.o->o_outname, errh_last());
-		T.outfail = 1;
-		T.outerr = 0;
-		if (T.pctx == NULL)
-			return;
-		if (T.o->o_pid != 0) {
-			pctx_terminate(T.pctx);
-			return;
-		}
-		T.outfatal = 1;
-		(void)pctx_kill(T.pctx, SIGKILL);
+	tr->tr_flushed = t;
+	if (tr->tr_outfail || fmt_flush(tr->tr_fmt) == 0)
+		return;
+	warnmsg(tr, "-o '%s': %s", o->o_outname, errh_last());
+	tr->tr_outfail = 1;
+	tr->tr_outerr = 0;
+	if (tr->tr_pctx == NULL)
+		return;
+	if (o->o_pid != 0) {
+		pctx_terminate(tr->tr_pctx);
+		return;
 	}
+	tr->tr_outfatal = 1;
+	(void)pctx_kill(tr->tr_pctx, SIGKILL);
 }
 
+/* Nanoseconds since the start; time 0 for a time not known (0). */
+static int64_t
+since_start(const struct tracker *tr, hrtime_t t)
+{
+	return t == 0 ? 0 : t - tr->tr_t0;
+}
+
+/* A row of buf's values; tree: the total of a -f tree. */
 static void
-fmt_values(hrtime_t t, pid_t pid, long lwp, const char *kind, int set,
-    cpc_buf_t *buf, int tree)
+values_row(struct tracker *tr, hrtime_t t, pid_t pid, long lwp,
+    const char *kind, int set, cpc_buf_t *buf, int tree)
 {
 	struct fmt_row r = { .fr_kind = kind, .fr_pid = pid, .fr_lwp = lwp,
 	    .fr_set = set, .fr_tree = tree };
 
-	r.fr_time = t == 0 ? 0.0 : out_reltime(t, T.t0);
-	fmt_buf(T.fmt, &r, T.cpc, buf);
-	om_flush(0);
-}
-
-void
-line_values(pid_t pid, pid_t lwp, const char *kind, int set, cpc_buf_t *buf)
-{
-	line_values_at(cpc_buf_hrtime(T.cpc, buf), pid, lwp, kind, set, buf);
-}
-
-/* The same at time t, not the buffer's. */
-void
-line_values_at(hrtime_t t, pid_t pid, pid_t lwp, const char *kind, int set,
-    cpc_buf_t *buf)
-{
-	if (T.outfail)
+	if (tr->tr_outfail)
 		return;
-	if (T.fmt != NULL) {
-		fmt_values(t, pid, lwp, kind, set, buf, 0);
-	} else {
-		line_head(t, pid, lwp, kind);
-		out_values(T.out, T.cpc, buf, T.o->o_specs[set].sp_nreqs +
-		    smpl_nreqs(&T.o->o_smpl),
-		    T.o->o_tick, set_note(set));
-	}
-	out_check();
+	r.fr_ns = since_start(tr, t);
+	fmt_buf(tr->tr_fmt, &r, tr->tr_cpc, buf);
+	flush_due(tr, 0);
+	out_check(tr);
 }
 
-/* A fork or exec line in the other formats. */
 void
-fmt_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind, long child,
-    const char *command)
+line_values(struct tracker *tr, pid_t pid, pid_t lwp, const char *kind,
+    int set, cpc_buf_t *buf)
+{
+	line_values_at(tr, cpc_buf_hrtime(tr->tr_cpc, buf), pid, lwp, kind,
+	    set, buf);
+}
+
+void
+line_values_at(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
+    const char *kind, int set, cpc_buf_t *buf)
+{
+	values_row(tr, t, pid, lwp, kind, set, buf, 0);
+}
+
+/* A fork (child) or exec (command) note: no values. */
+static void
+note_row(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
+    const char *kind, long child, const char *command)
 {
 	struct fmt_row r = { .fr_kind = kind, .fr_pid = pid, .fr_lwp = lwp,
 	    .fr_set = -1, .fr_child = child, .fr_command = command };
 
-	if (T.outfail)
+	if (tr->tr_outfail)
 		return;
-	r.fr_time = t == 0 ? 0.0 : out_reltime(t, T.t0);
-	fmt_row(T.fmt, &r);
-	out_check();
+	r.fr_ns = since_start(tr, t);
+	fmt_row(tr->tr_fmt, &r);
+	out_check(tr);
 }
 
 void
-line_note(hrtime_t t, pid_t pid, pid_t lwp, const char *kind,
-    const char *fmt, ...)
+line_fork(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp, pid_t child)
 {
-	va_list ap;
-
-	if (T.outfail)
-		return;
-	line_head(t, pid, lwp, kind);
-	if (T.o->o_tick)
-		fprintf(T.out, "%9s ", "");
-	fprintf(T.out, "%9s %9s # ", "", "");
-	va_start(ap, fmt);
-	vfprintf(T.out, fmt, ap);
-	va_end(ap);
-	fputc('\n', T.out);
-	out_check();
+	note_row(tr, t, pid, lwp, "fork", child, NULL);
 }
 
 void
-title(void)
+line_exec(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
+    const char *cmd)
 {
-	T.titled = 1;
-	if (T.o->o_noheader)
+	note_row(tr, t, pid, lwp, "exec", 0, cmd);
+}
+
+void
+print_title(struct tracker *tr)
+{
+	tr->tr_titled = 1;
+	if (tr->tr_o->o_noheader)
 		return;
-	if (T.fmt != NULL) {
-		fmt_header(T.fmt);
-		out_check();
-		return;
-	}
-	fprintf(T.out, "%7s ", "time");
-	if (T.o->o_followfork)
-		fprintf(T.out, "%7s ", "pid");
-	fprintf(T.out, "%7s %10s ", "lwp", "event");
-	if (T.o->o_tick)
-		fprintf(T.out, "%9s ", out_tickname());
-	out_pic_cells(T.out, &T.o->o_specs[0]);
-	smpl_title_cells(T.out, &T.o->o_smpl);
-	fputc('\n', T.out);
-	out_check();
+	fmt_header(tr->tr_fmt);
+	out_check(tr);
 }
 
 /*
@@ -235,34 +195,23 @@ title(void)
  * the output failed.
  */
 int
-tree_total(void)
+tree_total(struct tracker *tr)
 {
-	char note[600];
+	hrtime_t t;
 	int i;
 
-	for (i = 0; T.tree != NULL && !T.outfail && i < T.o->o_nspecs; i++) {
-		if (cpc_buf_hrtime(T.cpc, T.tree[i]) == 0)
+	for (i = 0; tr->tr_tree != NULL && !tr->tr_outfail &&
+	    i < tr->tr_o->o_nspecs; i++) {
+		if ((t = cpc_buf_hrtime(tr->tr_cpc, tr->tr_tree[i])) == 0)
 			continue;
-		if (T.fmt != NULL) {
-			fmt_values(cpc_buf_hrtime(T.cpc, T.tree[i]), T.rootpid,
-			    T.nprocs, "total", i, T.tree[i], 1);
-			continue;
-		}
-		snprintf(note, sizeof(note), "tree%s%s", set_note(i) ? " " : "",
-		    set_note(i) ? set_note(i) : "");
-		line_head(cpc_buf_hrtime(T.cpc, T.tree[i]), T.rootpid,
-		    (pid_t)T.nprocs, "total");
-		out_values(T.out, T.cpc, T.tree[i], T.o->o_specs[i].sp_nreqs +
-		    smpl_nreqs(&T.o->o_smpl),
-		    T.o->o_tick, note);
-		out_check();
+		values_row(tr, t, tr->tr_rootpid, tr->tr_nprocs, "total", i,
+		    tr->tr_tree[i], 1);
 	}
-	om_flush(1);
-	out_flush();
-	return T.outfail && T.outerr != EPIPE ? -1 : 0;
+	flush_due(tr, 1);
+	out_flush(tr);
+	return tr->tr_outfail && tr->tr_outerr != EPIPE ? -1 : 0;
 }
 
-/* The program name of process pid (/proc/<pid>/comm), or "". */
 void
 proc_comm(pid_t pid, char *buf, size_t len)
 {
@@ -281,52 +230,61 @@ proc_comm(pid_t pid, char *buf, size_t len)
 
 /* The command's name, for openmetrics' command label. */
 static void
-root_comm(char *buf, size_t len)
+root_comm(const struct topts *o, char *buf, size_t len)
 {
 	const char *s;
 
-	if (T.o->o_argv != NULL) {
-		s = strrchr(T.o->o_argv[0], '/');
-		snprintf(buf, len, "%s", s != NULL ? s + 1 : T.o->o_argv[0]);
+	if (o->o_argv != NULL) {
+		s = strrchr(o->o_argv[0], '/');
+		snprintf(buf, len, "%s", s != NULL ? s + 1 : o->o_argv[0]);
 		return;
 	}
-	proc_comm(T.o->o_pid, buf, len);
+	proc_comm(o->o_pid, buf, len);
 }
 
-/* The formatter, the tree's accumulators, and the first openmetrics file. */
-int
-setup_output(void)
+/* -f: the tree's accumulators, one per set; 0 or -1 (said). */
+static int
+tree_open(struct tracker *tr)
 {
-	char comm[256];
 	int i;
 
-	if (T.o->o_followfork &&
-	    (T.tree = calloc(T.o->o_nspecs, sizeof(*T.tree))) != NULL)
-		for (i = 0; i < T.o->o_nspecs; i++)
-			if ((T.tree[i] = cpc_buf_create(T.cpc, T.tmpl[i])) ==
-			    NULL) {
-				warnmsg("%s", strerror(errno));
-				return -1;
-			}
-	if (T.o->o_followfork && T.tree == NULL) {
-		warnmsg("out of memory");
+	if ((tr->tr_tree = calloc(tr->tr_o->o_nspecs,
+	    sizeof(*tr->tr_tree))) == NULL) {
+		warnmsg(tr, "out of memory");
 		return -1;
 	}
-	if (T.o->o_format == FMT_TEXT)
-		return 0;
-	root_comm(comm, sizeof(comm));
-	T.fmt = fmt_create(T.o->o_format, FMT_CPUTRACK, T.out, T.o->o_outname,
-	    T.o->o_specs, T.o->o_nspecs, T.o->o_tick ? FMT_TICK : 0, comm);
-	if (T.fmt == NULL ||
-	    fmt_add_samples(T.fmt, smpl_spec(&T.o->o_smpl)) != 0) {
-		warnmsg("out of memory");
-		return -1;
-	}
-	if (T.o->o_format == FMT_OPENMETRICS && fmt_flush(T.fmt) != 0) {
-		warnmsg("-o '%s': %s", T.o->o_outname, errh_last());
-		return -1;
-	}
-	T.flushed = now();
+	for (i = 0; i < tr->tr_o->o_nspecs; i++)
+		if ((tr->tr_tree[i] = cpc_buf_create(tr->tr_cpc,
+		    tr->tr_tmpl[i])) == NULL) {
+			warnmsg(tr, "%s", strerror(errno));
+			return -1;
+		}
 	return 0;
 }
 
+int
+lines_open(struct tracker *tr)
+{
+	const struct topts *o = tr->tr_o;
+	unsigned flags = (o->o_tick ? FMT_TICK : 0) |
+	    (o->o_followfork ? FMT_PIDCOL : 0);
+	char comm[256];
+
+	if (o->o_followfork && tree_open(tr) != 0)
+		return -1;
+	root_comm(o, comm, sizeof(comm));
+	tr->tr_fmt = fmt_create(o->o_format, FMT_CPUTRACK, tr->tr_out,
+	    o->o_outname, o->o_specs, o->o_nspecs, flags, comm);
+	if (tr->tr_fmt == NULL ||
+	    fmt_add_samples(tr->tr_fmt, smpl_spec(&o->o_smpl)) != 0) {
+		warnmsg(tr, "out of memory");
+		return -1;
+	}
+	/* The first openmetrics file, before any line. */
+	if (fmt_flush(tr->tr_fmt) != 0) {
+		warnmsg(tr, "-o '%s': %s", o->o_outname, errh_last());
+		return -1;
+	}
+	tr->tr_flushed = now();
+	return 0;
+}

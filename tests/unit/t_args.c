@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_args.c - strict parsing of command-line numbers (common/args.c).
+ * t_args.c - strict parsing of command-line numbers (common/cli/args.c).
  */
 #include <float.h>
 #include <limits.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_cpulist - the -C list syntax (common/cpulist.c): what each list
+ * t_cpulist - the -C list syntax (common/cli/cpulist.c): what each list
  * selects, shown in the same syntax, and each malformed list refused with
- * its message; and perf's -e lists in the -c syntax (common/hints.c).
+ * its message; and perf's -e lists in the -c syntax (common/cli/hints.c).
  */
 #include "config.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_format.c - the machine-readable rows (common/format.c): the event
- * columns of several sets, CSV quoting, JSON escaping, rows of another
- * set's columns left empty, the samples of -S requests (fmt_add_samples),
- * captured with open_memstream.  Table-driven; no counter is opened.
+ * t_format.c - the writers' rows (common/out/): the event columns of
+ * several sets, text lines and notes, CSV quoting, JSON escaping, rows of
+ * another set's columns left empty, the samples of -S requests
+ * (fmt_add_samples), captured with open_memstream.  Table-driven; no counter is opened.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -51,12 +51,12 @@ static const uint64_t vals[] = { 7, 18446744073709551615ULL };
 /* Rows of the sets "x,y" and "y,z". */
 static const struct rowcase rowrows[] = {
 	{ "csv: the second set fills its columns, the quoted set",
-	  FMT_CSV, 0, { .fr_time = 1.5, .fr_kind = "tick", .fr_cpu = 3,
+	  FMT_CSV, 0, { .fr_ns = 1500000000, .fr_kind = "tick", .fr_cpu = 3,
 	  .fr_set = 1, .fr_vals = vals, .fr_ena = 10, .fr_run = 5,
 	  .fr_scaled = 1 },
 	  "1.500,3,tick,\"y,z\",,7,18446744073709551615,10,5,1\n" },
 	{ "csv: a fork row of cputrack: empty set and values, the child",
-	  FMT_CSV, 1, { .fr_time = 0.25, .fr_kind = "fork", .fr_pid = 40,
+	  FMT_CSV, 1, { .fr_ns = 250000000, .fr_kind = "fork", .fr_pid = 40,
 	  .fr_lwp = 41, .fr_set = -1, .fr_child = 42 },
 	  "0.250,40,41,fork,,,,,,,,42\n" },
 	{ "csv: an exec's command with a quote and a comma, quoted",
@@ -64,7 +64,7 @@ static const struct rowcase rowrows[] = {
 	  .fr_set = -1, .fr_command = "sh -c \"a,b\"" },
 	  "0.000,40,40,exec,,,,,,,,\"sh -c \"\"a,b\"\"\"\n" },
 	{ "json: a cpustat total, numbers as numbers",
-	  FMT_JSON, 0, { .fr_time = 2, .fr_kind = "total", .fr_cpu = 2,
+	  FMT_JSON, 0, { .fr_ns = 2000000000, .fr_kind = "total", .fr_cpu = 2,
 	  .fr_ncpu = 2, .fr_set = 0, .fr_vals = vals, .fr_ena = 9,
 	  .fr_run = 9 },
 	  "{\"tool\":\"cpustat\",\"kind\":\"total\",\"time\":2.000,"
@@ -76,6 +76,28 @@ static const struct rowcase rowrows[] = {
 	  .fr_set = -1, .fr_command = "a\"b\\c\nd\te\001" },
 	  "{\"tool\":\"cputrack\",\"kind\":\"exec\",\"time\":0.000,"
 	  "\"pid\":5,\"lwp\":6,\"command\":\"a\\\"b\\\\c\\nd\\te\\u0001\"}\n" },
+	{ "text: cpustat's tick line, the set named, scaled",
+	  FMT_TEXT, 0, { .fr_ns = 1500000000, .fr_kind = "tick", .fr_cpu = 3,
+	  .fr_set = 1, .fr_vals = vals, .fr_nvals = 2, .fr_scaled = 1 },
+	  "  1.500   3  tick         7 18446744073709551615  # y,z "
+	  "(scaled)\n" },
+	{ "text: cputrack's fork note, blank values and the child",
+	  FMT_TEXT, 1, { .fr_ns = 250000000, .fr_kind = "fork", .fr_pid = 40,
+	  .fr_lwp = 41, .fr_set = -1, .fr_child = 42 },
+	  "  0.250      41       fork                     # 42\n" },
+	{ "text: an exec's command made one line",
+	  FMT_TEXT, 1, { .fr_kind = "exec", .fr_pid = 40, .fr_lwp = 40,
+	  .fr_set = -1, .fr_command = "a\nb\\" },
+	  "  0.000      40       exec                     # 'a\\nb\\\\'\n" },
+	{ "text: an exec of no known command",
+	  FMT_TEXT, 1, { .fr_kind = "exec", .fr_pid = 40, .fr_lwp = 40,
+	  .fr_set = -1, .fr_command = "" },
+	  "  0.000      40       exec                     # '(unknown)'\n" },
+	{ "text: a -f tree's total, its processes in the lwp column",
+	  FMT_TEXT, 1, { .fr_kind = "total", .fr_pid = 40, .fr_lwp = 3,
+	  .fr_set = 0, .fr_vals = vals, .fr_nvals = 2, .fr_tree = 1 },
+	  "  0.000       3      total         7 18446744073709551615  "
+	  "# tree x,y\n" },
 	{ "json: never counted",
 	  FMT_JSON, 1, { .fr_kind = "tick", .fr_pid = 5, .fr_lwp = 5,
 	  .fr_set = 1, .fr_vals = vals, .fr_ena = 4, .fr_scaled = 3 },
@@ -93,11 +115,11 @@ static const uint64_t svals[] = { 3, 4, 10, 20, 30 };
 
 static const struct rowcase smplrows[] = {
 	{ "csv: counts, then the samples of each -S request",
-	  FMT_CSV, 0, { .fr_time = 1, .fr_kind = "tick", .fr_set = 0,
+	  FMT_CSV, 0, { .fr_ns = 1000000000, .fr_kind = "tick", .fr_set = 0,
 	  .fr_vals = svals, .fr_smpl = svals + 2, .fr_ena = 5, .fr_run = 5 },
 	  "1.000,0,tick,\"x,y\",3,4,10,20,30,5,5,0\n" },
 	{ "csv: -S alone, an empty set and no counts",
-	  FMT_CSV, 0, { .fr_time = 1, .fr_kind = "tick", .fr_cpu = 1,
+	  FMT_CSV, 0, { .fr_ns = 1000000000, .fr_kind = "tick", .fr_cpu = 1,
 	  .fr_set = 1, .fr_smpl = svals + 2 },
 	  "1.000,1,tick,,,,10,20,30,0,0,0\n" },
 	{ "csv: a fork row leaves the sample columns empty",
@@ -105,7 +127,7 @@ static const struct rowcase smplrows[] = {
 	  .fr_set = -1, .fr_child = 9 },
 	  "0.000,4,4,fork,,,,,,,,,,9\n" },
 	{ "json: counts and samples, the repeated name #2",
-	  FMT_JSON, 0, { .fr_time = 1, .fr_kind = "tick", .fr_set = 0,
+	  FMT_JSON, 0, { .fr_ns = 1000000000, .fr_kind = "tick", .fr_set = 0,
 	  .fr_vals = svals, .fr_smpl = svals + 2, .fr_ena = 5, .fr_run = 5 },
 	  "{\"tool\":\"cpustat\",\"kind\":\"tick\",\"time\":1.000,"
 	  "\"cpu\":0,\"set\":\"x,y\",\"set_index\":0,\"counts\":{\"x\":3,"
@@ -119,7 +141,7 @@ static const struct rowcase smplrows[] = {
 	  "\"t\":20,\"s#2\":30},\"enabled_ns\":0,\"running_ns\":0,"
 	  "\"scaled\":false}\n" },
 	{ "json: a row without its samples has no samples key",
-	  FMT_JSON, 0, { .fr_time = 1, .fr_kind = "tick", .fr_set = 0,
+	  FMT_JSON, 0, { .fr_ns = 1000000000, .fr_kind = "tick", .fr_set = 0,
 	  .fr_vals = svals, .fr_ena = 5, .fr_run = 5 },
 	  "{\"tool\":\"cpustat\",\"kind\":\"tick\",\"time\":1.000,"
 	  "\"cpu\":0,\"set\":\"x,y\",\"set_index\":0,\"counts\":{\"x\":3,"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * t_output.c - the fixed columns both tools print (common/output.c) and
- * the -T timestamps (common/timefmt.c), captured with open_memstream.
+ * t_output.c - the fixed columns both tools print (common/out/cells.c) and
+ * the -T timestamps (common/out/timefmt.c), captured with open_memstream.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -12,7 +12,7 @@
 
 #include <libcpc.h>
 
-#include "output.h"
+#include "cells.h"
 #include "strtoset.h"
 #include "timefmt.h"
 #include "tap.h"

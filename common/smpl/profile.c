@@ -28,7 +28,7 @@ struct profile {
 };
 
 static size_t
-slot(long scope, int ev, const char *sym, const char *obj)
+chain_of(long scope, int ev, const char *sym, const char *obj)
 {
 	uint64_t h = (uint64_t)scope * 0x9e3779b97f4a7c15ULL;
 
@@ -65,7 +65,7 @@ int
 profile_add(struct profile *pf, long scope, int ev, const char *sym,
     const char *obj, uint64_t n)
 {
-	size_t h = slot(scope, ev, sym, obj);
+	size_t h = chain_of(scope, ev, sym, obj);
 	struct pent *e;
 
 	for (e = pf->pf_chain[h]; e != NULL; e = e->pe_next)

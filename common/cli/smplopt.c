@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "errh.h"
-#include "smpl.h"
+#include "smplopt.h"
 #include "smplreq.h"
 
 #define PROFILE_MAX	1000000
@@ -47,50 +47,6 @@ smpl_opt(struct smpl_opts *so, int ch, const char *arg)
 		return 1;
 	}
 	return 0;
-}
-
-int
-smpl_on(const struct smpl_opts *so)
-{
-	return so->so_text != NULL;
-}
-
-int
-smpl_nreqs(const struct smpl_opts *so)
-{
-	return so->so_text != NULL ? so->so_spec.sp_nreqs : 0;
-}
-
-const struct spec *
-smpl_spec(const struct smpl_opts *so)
-{
-	return so->so_text != NULL ? &so->so_spec : NULL;
-}
-
-int
-smpl_empty_spec(struct spec *sp)
-{
-	memset(sp, 0, sizeof(*sp));
-	return (sp->sp_text = strdup("")) == NULL ? -1 : 0;
-}
-
-void
-smpl_opts_free(struct smpl_opts *so)
-{
-	if (so->so_text != NULL)
-		spec_free(&so->so_spec);
-}
-
-void
-smpl_title_cells(FILE *fp, const struct smpl_opts *so)
-{
-	char cell[16];
-	int i;
-
-	for (i = 0; i < smpl_nreqs(so); i++) {
-		snprintf(cell, sizeof(cell), "smpl%d", i);
-		fprintf(fp, "%9s ", cell);
-	}
 }
 
 /* The same file named twice would be written twice over. */

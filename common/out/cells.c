@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * output.c - formatting of title cells and value columns.
+ * cells.c - the text format's cells: counts, times and titles in fixed
+ * columns, written without printf where a line is written per interval.
  */
 #include "config.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "output.h"
+#include "cells.h"
 
 const char *
 out_tickname(void)

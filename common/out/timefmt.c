@@ -9,18 +9,25 @@
 #include "timefmt.h"
 
 void
+tf_date(char *buf, size_t len, time_t when)
+{
+	struct tm tm;
+
+	localtime_r(&when, &tm);
+	if (strftime(buf, len, "%a %b %e %H:%M:%S %Z %Y", &tm) == 0)
+		buf[0] = '\0';
+}
+
+void
 tf_print(FILE *fp, char kind, time_t when)
 {
 	char buf[128];
-	struct tm tm;
 
 	if (kind == 'u') {
 		fprintf(fp, "%lld\n", (long long)when);
 		return;
 	}
-	localtime_r(&when, &tm);
-	if (strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Z %Y", &tm) == 0)
-		buf[0] = '\0';
+	tf_date(buf, sizeof(buf), when);
 	fprintf(fp, "%s\n", buf);
 }
 

@@ -64,7 +64,7 @@ perf_event(const char *s, size_t n, struct pev *e)
 
 /* Append n bytes of text to buf at *off; -1 when they do not fit. */
 static int
-add(char *buf, size_t len, size_t *off, const char *text, size_t n)
+append(char *buf, size_t len, size_t *off, const char *text, size_t n)
 {
 	if (*off + n + 1 > len)
 		return -1;
@@ -84,13 +84,13 @@ add_modes(char *buf, size_t len, size_t *off, const struct pev *e, int i)
 	if (e->pe_sys) {
 		n = i < 0 ? snprintf(t, sizeof(t), ",sys") :
 		    snprintf(t, sizeof(t), ",sys%d", i);
-		if (add(buf, len, off, t, (size_t)n) != 0)
+		if (append(buf, len, off, t, (size_t)n) != 0)
 			return -1;
 	}
 	if (!e->pe_user) {
 		n = i < 0 ? snprintf(t, sizeof(t), ",nouser") :
 		    snprintf(t, sizeof(t), ",nouser%d", i);
-		if (add(buf, len, off, t, (size_t)n) != 0)
+		if (append(buf, len, off, t, (size_t)n) != 0)
 			return -1;
 	}
 	return 0;
@@ -138,8 +138,8 @@ hint_perf_events(cpc_t *cpc, const char *perf, char *buf, size_t len)
 	for (i = 0; i < n; i++) {
 		same &= ev[i].pe_user == ev[0].pe_user &&
 		    ev[i].pe_sys == ev[0].pe_sys;
-		if ((i > 0 && add(buf, len, &off, ",", 1) != 0) ||
-		    add(buf, len, &off, ev[i].pe_name, ev[i].pe_len) != 0)
+		if ((i > 0 && append(buf, len, &off, ",", 1) != 0) ||
+		    append(buf, len, &off, ev[i].pe_name, ev[i].pe_len) != 0)
 			return -1;
 	}
 	/* the modes: once for all, or per pic (event i is on pic i) */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * smplreq.c - the -S set's SMPL requests (see
- * smplreq.h).  The period a request samples at is the library's default
+ * smplreq.c - the -S set as the options left it (struct smpl_opts) and
+ * its SMPL requests (see smplreq.h).  The period a request samples at is the library's default
  * for the kind of event (1 for software events and tracepoints, 1 ms
  * for the clocks, which never go below libcpc's 100 us minimum) unless
  * the set says period=N.
@@ -10,8 +10,10 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "smpl.h"
 #include "smplreq.h"
 
 /* The value of attribute name in r, or def. */
@@ -66,4 +68,36 @@ smplreq_add(cpc_t *cpc, const struct spec *sp, int chain, cpc_set_t *set)
 			first = idx;
 	}
 	return first;
+}
+
+int
+smpl_on(const struct smpl_opts *so)
+{
+	return so->so_text != NULL;
+}
+
+int
+smpl_nreqs(const struct smpl_opts *so)
+{
+	return so->so_text != NULL ? so->so_spec.sp_nreqs : 0;
+}
+
+const struct spec *
+smpl_spec(const struct smpl_opts *so)
+{
+	return so->so_text != NULL ? &so->so_spec : NULL;
+}
+
+int
+smpl_empty_spec(struct spec *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	return (sp->sp_text = strdup("")) == NULL ? -1 : 0;
+}
+
+void
+smpl_opts_free(struct smpl_opts *so)
+{
+	if (so->so_text != NULL)
+		spec_free(&so->so_spec);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cli.c - usage errors, operands and -c sets for both tools.
+ * cli.c - operands, -c sets and the options both tools share.
  */
 #include "config.h"
 
@@ -20,52 +20,43 @@
 #include "hints.h"
 #include "listev.h"
 #include "msgsafe.h"
-
-static const char *cli_prog = "cpc-tools";
-static const char *cli_synopsis = "";
+#include "outfile.h"
 
 void
-cli_init(const char *prog, const char *synopsis)
+cli_format_option(const char *arg, enum fmt_kind *kind)
 {
-	cli_prog = prog;
-	cli_synopsis = synopsis;
+	if (!fmt_parse(arg, kind))
+		cli_usage_error("invalid --format '%s': use text, csv, json "
+		    "or openmetrics", arg);
 }
 
 void
-cli_usage_error(const char *fmt, ...)
+cli_check_output(enum fmt_kind kind, const char *outname, int profile)
 {
-	char msg[CPC_MSG_MAX];
-	va_list ap;
-
-	if (fmt != NULL) {
-		va_start(ap, fmt);
-		warnx("%s", cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
-		va_end(ap);
-	}
-	fprintf(stderr, "usage: %s %s\n", cli_prog, cli_synopsis);
-	exit(2);
+	if (profile && kind != FMT_TEXT)
+		cli_usage_error("--profile prints text after the totals: use "
+		    "it with the text format (--samples=file writes CSV)");
+	/* Its writer rewrites a file of its own at every interval. */
+	if (kind == FMT_OPENMETRICS && outname == NULL)
+		cli_usage_error("--format=openmetrics needs -o file");
 }
 
-void
-cli_warnx(const char *fmt, ...)
+FILE *
+cli_open_output(enum fmt_kind kind, const char *outname, int failstatus)
 {
-	char msg[CPC_MSG_MAX];
-	va_list ap;
+	char msg[512];
+	FILE *fp;
 
-	va_start(ap, fmt);
-	warnx("%s", cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
-	va_end(ap);
-}
-
-void
-cli_errx(int status, const char *fmt, ...)
-{
-	char msg[CPC_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	errx(status, "%s", cpc_vmsgsafe(msg, sizeof(msg), fmt, ap));
-	va_end(ap);
+	/* Replaced at each interval: never a device or a FIFO. */
+	if (kind == FMT_OPENMETRICS && outfile_replaceable(outname, msg,
+	    sizeof(msg)) != 0)
+		cli_errx(failstatus, "cannot write '%s': %s", outname, msg);
+	if (kind == FMT_OPENMETRICS || outname == NULL)
+		return stdout;
+	if ((fp = outfile_open(outname, msg, sizeof(msg))) == NULL)
+		cli_errx(failstatus, "cannot open '%s' for writing: %s",
+		    outname, msg);
+	return fp;
 }
 
 double
@@ -197,17 +188,17 @@ cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
 		cc->cc_pattern = optarg;
 		return 1;
 	case 'V':
-		printf("%s (cpc-tools) %s\n", cli_prog, CPC_VERSION);
+		printf("%s (cpc-tools) %s\n", cli_progname(), CPC_VERSION);
 		exit(0);
 	case ':':
 	case '?':
 		/* perf's -e and the like, given without their argument */
-		if (ch == ':' && (hint = hint_option(cpc, cli_prog, optopt,
+		if (ch == ':' && (hint = hint_option(cpc, cli_progname(), optopt,
 		    NULL, msg, sizeof(msg))) != NULL)
 			cli_usage_error("%s", hint);
 		option_error(ch, argv[optind - 1]);
 	}
-	if ((hint = hint_option(cpc, cli_prog, ch, optarg, msg,
+	if ((hint = hint_option(cpc, cli_progname(), ch, optarg, msg,
 	    sizeof(msg))) != NULL)
 		cli_usage_error("%s", hint);
 	return 0;

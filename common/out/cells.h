@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * output.h - the fixed-column text both tools print.  Every counter value
- * is an unsigned 64-bit decimal right-aligned in 9 columns and followed
- * by one space; a line may end with " # <text>".
+ * cells.h - the cells of the fixed-column text both tools print (the
+ * text writer, text.c).  Every counter value is an unsigned 64-bit
+ * decimal right-aligned in 9 columns and followed by one space; a line
+ * may end with " # <text>".
  */
-#ifndef OUTPUT_H
-#define OUTPUT_H
+#ifndef CELLS_H
+#define CELLS_H
 
 #include <stdint.h>
 #include <stdio.h>

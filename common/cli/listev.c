@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "usage.h"
 #include "errh.h"
 #include "listev.h"
 

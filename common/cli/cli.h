@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cli.h - command-line helpers both tools share: the usage error, strict
- * operands, and -c sets checked while parsing.
+ * cli.h - command-line helpers both tools share: strict operands, -c
+ * sets checked while parsing, the common options, --format.
  */
 #ifndef CLI_H
 #define CLI_H
@@ -10,24 +10,11 @@
 
 #include <libcpc.h>
 
+#include "format.h"
 #include "strtoset.h"
+#include "smplopt.h"
+#include "usage.h"
 
-/* The tool's name and its one-line synopsis, for usage errors. */
-void	cli_init(const char *prog, const char *synopsis);
-/*
- * "prog: message" (when fmt; made safe to print, msgsafe.h), the
- * synopsis, exit 2.
- */
-void	cli_usage_error(const char *fmt, ...)
-	    __attribute__((format(printf, 1, 2), noreturn));
-/*
- * errx(3) with the message made safe to print (msgsafe.h): for every
- * message that quotes the command line.
- */
-void	cli_errx(int status, const char *fmt, ...)
-	    __attribute__((format(printf, 2, 3), noreturn));
-/* warnx(3) the same way. */
-void	cli_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A number of seconds from lo to hi, or a usage error naming what. */
 double	cli_seconds(const char *what, const char *arg, double lo, double hi);
 /* A whole number from lo to hi, or a usage error naming what. */
@@ -46,6 +33,21 @@ void	cli_add_spec(cpc_t *cpc, struct spec **specs, int *nspecs,
  * keep the limit it was given.
  */
 void	cli_raise_nofile(void);
+/* --format's argument, or a usage error when it names no format. */
+void	cli_format_option(const char *arg, enum fmt_kind *kind);
+/*
+ * The output options together: --profile needs the text format,
+ * openmetrics needs -o; each conflict a usage error.
+ */
+void	cli_check_output(enum fmt_kind kind, const char *outname,
+	    int profile);
+/*
+ * The stream the rows go to: -o opened (as outfile_open does), or
+ * stdout without -o or when the writer writes a file of its own
+ * (openmetrics).  A file that cannot be opened exits with failstatus.
+ */
+FILE	*cli_open_output(enum fmt_kind kind, const char *outname,
+	    int failstatus);
 /* --help's lines for -o and --format; openmetrics counts per what. */
 void	cli_help_output(FILE *fp, const char *what);
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * smpl.h - the sampling options both tools share (-S, -g, --profile,
- * --samples, --folded, and cpustat's --per-cpu) and what they do with
- * the records libcpc's SMPL requests collect.
+ * smpl.h - what the sampling options of both tools (-S, -g, --profile,
+ * --samples, --folded, cpustat's --per-cpu: struct smpl_opts, taken and
+ * checked by common/cli/smplopt.h) do with the records libcpc's SMPL
+ * requests collect.
  *
  * The -S set is parsed once, in the -c grammar, and its requests are
  * added as CPC_HW_SMPL requests after the counting requests of every set
- * the tool binds (smpl_add_requests; common/setgrp does it).  Each time
+ * the tool binds (smpl_add_requests; smplset.h does it).  Each time
  * a set is sampled, smpl_take reads the records out of the buffer:
  * counted per function for the profile, written to the CSV file, folded
  * into stacks.  Several threads may call smpl_take at once (cpustat's
@@ -21,25 +22,6 @@
 
 #include "strtoset.h"
 
-/* getopt_long values of the long-only options. */
-#define SMPL_OPT_PROFILE	0x301
-#define SMPL_OPT_SAMPLES	0x302
-#define SMPL_OPT_FOLDED		0x303
-#define SMPL_OPT_PERCPU		0x304
-
-/* The short letters, for the tools' getopt strings. */
-#define SMPL_SHORTOPTS	"S:g"
-
-/* The long options of both tools (cpustat adds SMPL_LONGOPT_PERCPU). */
-#define SMPL_LONGOPTS \
-	{ "sample",	required_argument,	NULL, 'S' }, \
-	{ "callchain",	no_argument,		NULL, 'g' }, \
-	{ "profile",	optional_argument,	NULL, SMPL_OPT_PROFILE }, \
-	{ "samples",	required_argument,	NULL, SMPL_OPT_SAMPLES }, \
-	{ "folded",	required_argument,	NULL, SMPL_OPT_FOLDED }
-#define SMPL_LONGOPT_PERCPU \
-	{ "per-cpu",	no_argument,		NULL, SMPL_OPT_PERCPU }
-
 #define SMPL_PROFILE_DEFAULT	10	/* --profile without =N */
 
 struct smpl_opts {
@@ -52,19 +34,6 @@ struct smpl_opts {
 	const char	*so_folded;	/* --folded=FILE */
 };
 
-/*
- * Take option ch if it is a sampling option (1), else leave it (0).  A
- * repeated -S or a bad --profile number is a usage error.
- */
-int	smpl_opt(struct smpl_opts *so, int ch, const char *arg);
-/*
- * After the options: every conflict is a usage error with its own
- * message; -S is parsed and its requests tried once on a set (a bad
- * spec is a usage error, a machine that cannot sample exits with
- * failstatus).  ncspecs: the -c sets given.
- */
-void	smpl_check(cpc_t *cpc, struct smpl_opts *so, int ncspecs,
-	    int failstatus);
 /* Is sampling asked for? */
 int	smpl_on(const struct smpl_opts *so);
 /* The sampling requests per set (0 without -S). */
@@ -74,8 +43,6 @@ const struct spec *smpl_spec(const struct smpl_opts *so);
 /* The set with no counting request that -S alone binds. */
 int	smpl_empty_spec(struct spec *sp);
 void	smpl_opts_free(struct smpl_opts *so);
-/* One " smplN" title cell per sampling request. */
-void	smpl_title_cells(FILE *fp, const struct smpl_opts *so);
 
 /* How profiles are scoped: by process (cputrack), CPU, or system. */
 enum smpl_scope { SMPL_BY_PID, SMPL_BY_CPU, SMPL_SYSTEM };

@@ -27,13 +27,13 @@
 #include <sys/stat.h>
 
 #include "errh.h"
-#include "openmetrics.h"
 #include "outfile.h"
+#include "writer.h"
 
 struct om_series {
 	long		 os_key;	/* the CPU or the pid */
 	char		*os_comm;	/* cputrack: the command */
-	/* per column: the events' (fmt_col), then the -S requests' */
+	/* per column: the events' (cols_of), then the -S requests' */
 	uint64_t	*os_base;
 	uint64_t	*os_run;
 	int		*os_has;
@@ -56,25 +56,25 @@ struct om {
 	int		 om_failed;	/* a column array could not be made */
 };
 
-struct om *
-om_create(const char *path, int track, const char *comm)
+static int
+om_open(struct fmt *f, const char *path, const char *comm)
 {
 	struct om *om;
 
 	if ((om = calloc(1, sizeof(*om))) == NULL)
-		return NULL;
-	om->om_track = track;
+		return -1;
+	f->f_state = om;
+	om->om_track = f->f_tool == FMT_CPUTRACK;
 	if ((om->om_path = strdup(path)) == NULL ||
-	    (om->om_comm = strdup(comm != NULL ? comm : "")) == NULL) {
-		om_destroy(om);
-		return NULL;
-	}
-	return om;
+	    (om->om_comm = strdup(comm != NULL ? comm : "")) == NULL)
+		return -1;
+	return 0;
 }
 
-void
-om_destroy(struct om *om)
+static void
+om_close(struct fmt *f)
 {
+	struct om *om = f->f_state;
 	int i;
 
 	if (om == NULL)
@@ -96,10 +96,10 @@ om_destroy(struct om *om)
 
 /* The series of key (and comm), made when new; -1 out of memory. */
 static int
-series(struct om *om, const struct fmt *f, long key, const char *comm)
+series_of(struct om *om, const struct fmt *f, long key, const char *comm)
 {
 	struct om_series *s;
-	int i, n = fmt_ncols(f) + fmt_nsmpl(f) + 1;
+	int i, n = cols_n(f->f_cols) + cols_nsmpl(f->f_cols) + 1;
 
 	for (i = 0; i < om->om_nser; i++)
 		if (om->om_ser[i].os_key == key && (comm == NULL ||
@@ -123,7 +123,7 @@ series(struct om *om, const struct fmt *f, long key, const char *comm)
 }
 
 static struct om_proc *
-proc(struct om *om, long pid)
+proc_of(struct om *om, long pid)
 {
 	struct om_proc *p;
 	int i;
@@ -146,12 +146,12 @@ proc(struct om *om, long pid)
 static int
 proc_series(struct om *om, const struct fmt *f, long pid)
 {
-	struct om_proc *p = proc(om, pid);
+	struct om_proc *p = proc_of(om, pid);
 
 	if (p == NULL)
 		return -1;
 	if (p->op_cur < 0)
-		p->op_cur = series(om, f, pid, p->op_comm != NULL ?
+		p->op_cur = series_of(om, f, pid, p->op_comm != NULL ?
 		    p->op_comm : om->om_comm);
 	return p->op_cur;
 }
@@ -183,16 +183,16 @@ track_note(struct om *om, const struct fmt *f, const struct fmt_row *r)
 
 	if (r->fr_child > 0) {
 		if ((cur = proc_series(om, f, r->fr_pid)) < 0 ||
-		    (p = proc(om, r->fr_child)) == NULL)
+		    (p = proc_of(om, r->fr_child)) == NULL)
 			return -1;
 		free(p->op_comm);
 		p->op_comm = strdup(om->om_ser[cur].os_comm);
 		return p->op_comm == NULL ? -1 : 0;
 	}
-	if ((p = proc(om, r->fr_pid)) == NULL ||
+	if ((p = proc_of(om, r->fr_pid)) == NULL ||
 	    (comm = command_name(r->fr_command)) == NULL)
 		return -1;
-	p->op_cur = series(om, f, r->fr_pid, comm);
+	p->op_cur = series_of(om, f, r->fr_pid, comm);
 	free(comm);
 	return p->op_cur < 0 ? -1 : 0;
 }
@@ -210,9 +210,20 @@ add_value(struct om_series *s, int c, uint64_t v, int delta)
 	}
 }
 
-void
-om_row(struct om *om, const struct fmt *f, const struct fmt_row *r)
+/* A fork or an exec of cputrack's; cpustat has no notes. */
+static void
+om_note(struct fmt *f, const struct fmt_row *r)
 {
+	struct om *om = f->f_state;
+
+	if (om->om_track && track_note(om, f, r) != 0)
+		om->om_failed = 1;
+}
+
+static void
+om_row(struct fmt *f, const struct fmt_row *r)
+{
+	struct om *om = f->f_state;
 	struct om_series *s;
 	int i, si, delta, total;
 	const char *k = r->fr_kind;
@@ -221,24 +232,19 @@ om_row(struct om *om, const struct fmt *f, const struct fmt_row *r)
 	    (strcmp(k, "lwp_create") == 0 || strcmp(k, "init_lwp") == 0));
 	total = om->om_track && !r->fr_tree && (strcmp(k, "exit") == 0 ||
 	    strcmp(k, "exec") == 0 || strcmp(k, "total") == 0);
-	if (om->om_track && r->fr_set < 0) {
-		if (track_note(om, f, r) != 0)
-			om->om_failed = 1;
-		return;
-	}
 	if (!delta && !total)
 		return;
 	si = om->om_track ? proc_series(om, f, r->fr_pid) :
-	    series(om, f, r->fr_cpu, NULL);
+	    series_of(om, f, r->fr_cpu, NULL);
 	if (si < 0) {
 		om->om_failed = 1;
 		return;
 	}
 	s = &om->om_ser[si];
-	for (i = 0; i < fmt_nreqs(f, r->fr_set); i++)
-		add_value(s, fmt_col(f, r->fr_set, i), r->fr_vals[i], delta);
-	for (i = 0; r->fr_smpl != NULL && i < fmt_nsmpl(f); i++)
-		add_value(s, fmt_ncols(f) + i, r->fr_smpl[i], delta);
+	for (i = 0; i < cols_spec(f->f_cols, r->fr_set)->sp_nreqs; i++)
+		add_value(s, cols_of(f->f_cols, r->fr_set, i), r->fr_vals[i], delta);
+	for (i = 0; r->fr_smpl != NULL && i < cols_nsmpl(f->f_cols); i++)
+		add_value(s, cols_n(f->f_cols) + i, r->fr_smpl[i], delta);
 }
 
 /* A label value: backslash, double quote and newline escaped. */
@@ -267,8 +273,8 @@ write_family(FILE *fp, const struct om *om, const struct fmt *f, int smpl)
 	const char *tool = om->om_track ? "cputrack" : "cpustat";
 	const char *fam = smpl ? "samples" : "events";
 	const struct om_series *s;
-	int i, c, c0 = smpl ? fmt_ncols(f) : 0;
-	int n = smpl ? fmt_nsmpl(f) : fmt_ncols(f);
+	int i, c, c0 = smpl ? cols_n(f->f_cols) : 0;
+	int n = smpl ? cols_nsmpl(f->f_cols) : cols_n(f->f_cols);
 
 	fprintf(fp, "# TYPE %s_%s counter\n", tool, fam);
 	fprintf(fp, "# HELP %s_%s %s since %s started, per %s.\n", tool, fam,
@@ -287,8 +293,8 @@ write_family(FILE *fp, const struct om *om, const struct fmt *f, int smpl)
 				fprintf(fp, "cpu=\"%ld\"", s->os_key);
 			}
 			fputc(',', fp);
-			label(fp, "event", smpl ? fmt_smplname(f, c) :
-			    fmt_colname(f, c));
+			label(fp, "event", smpl ? cols_smplname(f->f_cols, c) :
+			    cols_name(f->f_cols, c));
 			fprintf(fp, "} %" PRIu64 "\n", s->os_base[c0 + c] +
 			    s->os_run[c0 + c]);
 		}
@@ -299,9 +305,10 @@ write_family(FILE *fp, const struct om *om, const struct fmt *f, int smpl)
  * Write the whole file beside its name and rename it over the name: a
  * reader sees the old file or the new, never part of one (outfile.c).
  */
-int
-om_write(struct om *om, const struct fmt *f)
+static int
+om_write(struct fmt *f)
 {
+	struct om *om = f->f_state;
 	char msg[512];
 	FILE *fp;
 
@@ -314,7 +321,7 @@ om_write(struct om *om, const struct fmt *f)
 		return -1;
 	}
 	write_family(fp, om, f, 0);
-	if (fmt_nsmpl(f) > 0)
+	if (cols_nsmpl(f->f_cols) > 0)
 		write_family(fp, om, f, 1);
 	fputs("# EOF\n", fp);
 	if (outfile_commit(fp, om->om_path, msg, sizeof(msg)) != 0) {
@@ -323,3 +330,12 @@ om_write(struct om *om, const struct fmt *f)
 	}
 	return 0;
 }
+
+const struct fmt_writer fmt_openmetrics = {
+	.fw_name = "openmetrics",
+	.fw_open = om_open,
+	.fw_close = om_close,
+	.fw_row = om_row,
+	.fw_note = om_note,
+	.fw_flush = om_write,
+};

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * format.c - the writer interface (format.h): the writers by name, and
+ * every call handed to the chosen one.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "writer.h"
+
+/* Indexed by enum fmt_kind. */
+static const struct fmt_writer *const writers[] = {
+	[FMT_TEXT] = &fmt_text,
+	[FMT_CSV] = &fmt_csv,
+	[FMT_JSON] = &fmt_json,
+	[FMT_OPENMETRICS] = &fmt_openmetrics,
+};
+
+int
+fmt_parse(const char *arg, enum fmt_kind *kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+		if (strcmp(arg, writers[i]->fw_name) == 0) {
+			*kind = (enum fmt_kind)i;
+			return 1;
+		}
+	return 0;
+}
+
+struct fmt *
+fmt_create(enum fmt_kind kind, enum fmt_tool tool, FILE *fp,
+    const char *path, const struct spec *specs, int nspecs, unsigned flags,
+    const char *comm)
+{
+	struct fmt *f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	f->f_w = writers[kind];
+	f->f_tool = tool;
+	f->f_fp = fp;
+	f->f_flags = flags;
+	if ((f->f_cols = cols_create(specs, nspecs)) == NULL ||
+	    (f->f_w->fw_open != NULL && f->f_w->fw_open(f, path, comm) != 0)) {
+		fmt_destroy(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return f;
+}
+
+void
+fmt_destroy(struct fmt *f)
+{
+	if (f == NULL)
+		return;
+	if (f->f_w->fw_close != NULL)
+		f->f_w->fw_close(f);
+	cols_destroy(f->f_cols);
+	free(f);
+}
+
+int
+fmt_add_samples(struct fmt *f, const struct spec *smpl)
+{
+	return cols_add_samples(f->f_cols, smpl);
+}
+
+void
+fmt_header(struct fmt *f)
+{
+	if (f->f_w->fw_header != NULL)
+		f->f_w->fw_header(f);
+}
+
+void
+fmt_row(struct fmt *f, const struct fmt_row *r)
+{
+	if (r->fr_set < 0) {
+		if (f->f_w->fw_note != NULL)
+			f->f_w->fw_note(f, r);
+	} else if (f->f_w->fw_row != NULL) {
+		f->f_w->fw_row(f, r);
+	}
+}
+
+/*
+ * The buffer holds the set's requests, then the -S requests (added after
+ * them to every set): fr_smpl points at those, when they all fit.
+ */
+void
+fmt_buf(struct fmt *f, struct fmt_row *r, cpc_t *cpc, cpc_buf_t *buf)
+{
+	uint64_t vals[SPEC_MAXPIC];
+	int i, nreqs = cols_spec(f->f_cols, r->fr_set)->sp_nreqs;
+	int nsmpl = cols_nsmpl(f->f_cols);
+
+	for (i = 0; i < nreqs + nsmpl && i < SPEC_MAXPIC; i++) {
+		vals[i] = 0;
+		(void)cpc_buf_get(cpc, buf, i, &vals[i]);
+	}
+	r->fr_vals = vals;
+	r->fr_nvals = i;
+	r->fr_smpl = nsmpl > 0 && i == nreqs + nsmpl ? vals + nreqs : NULL;
+	r->fr_tick = cpc_buf_tick(cpc, buf);
+	r->fr_scaled = cpc_buf_scaled(cpc, buf);
+	(void)cpc_buf_times(cpc, buf, &r->fr_ena, &r->fr_run);
+	fmt_row(f, r);
+	r->fr_vals = NULL;
+	r->fr_smpl = NULL;
+}
+
+int
+fmt_flush(struct fmt *f)
+{
+	return f->f_w->fw_flush != NULL ? f->f_w->fw_flush(f) : 0;
+}

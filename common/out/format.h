@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * format.h - the one writer interface of both tools' output: a tool
+ * hands every line it prints as a struct fmt_row, and the writer of the
+ * --format chosen writes it.  Text, CSV, JSON lines and OpenMetrics are
+ * writers of equal standing (text.c, csv.c, json.c, openmetrics.c) over
+ * one column model (columns.h), so the tools never test which format
+ * was chosen.
+ *
+ * A writer's life: fmt_create, fmt_add_samples (with -S), fmt_header
+ * (unless -n), then rows, each batch of them (an interval, the totals)
+ * ended by fmt_flush, then fmt_destroy.  Writers report errors by their
+ * return value (a message in errh_last()); they never exit.
+ */
+#ifndef FORMAT_H
+#define FORMAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <libcpc.h>
+
+#include "strtoset.h"
+
+enum fmt_kind {
+	FMT_TEXT = 0,
+	FMT_CSV,
+	FMT_JSON,
+	FMT_OPENMETRICS,
+};
+
+enum fmt_tool {
+	FMT_CPUSTAT,
+	FMT_CPUTRACK,
+};
+
+/* Flags of fmt_create. */
+#define FMT_TICK	0x01	/* -t: a tick register column */
+#define FMT_EPOCH	0x02	/* cpustat -T u: an epoch column or line */
+#define FMT_DATE	0x04	/* cpustat -T d: a date column or line */
+#define FMT_PIDCOL	0x08	/* cputrack -f: text has a pid column */
+#define FMT_NAMESET	0x10	/* text names the set even when alone
+				   (cpustat's default set) */
+
+/*
+ * One line of either tool: a row of values (fr_set >= 0) or a note
+ * (fr_set -1: a fork, with fr_child, or an exec, with fr_command).
+ */
+struct fmt_row {
+	int64_t		 fr_ns;		/* nanoseconds since the start */
+	int64_t		 fr_wallns;	/* -T: nanoseconds since the epoch */
+	const char	*fr_kind;	/* tick, total, exit, fork, ... */
+	int		 fr_cpu;	/* cpustat: the CPU, or for a total */
+	int		 fr_ncpu;	/* the CPUs measured */
+	long		 fr_pid;	/* cputrack: process, thread */
+	long		 fr_lwp;	/* (a tree total: processes) */
+	int		 fr_tree;	/* cputrack: the total of the tree */
+	int		 fr_set;	/* the set's index; -1: a note */
+	uint64_t	 fr_tick;
+	const uint64_t	*fr_vals;	/* the set's counts, then samples */
+	int		 fr_nvals;	/* all of them (the text cells) */
+	const uint64_t	*fr_smpl;	/* one per -S request, or NULL */
+	uint64_t	 fr_ena;	/* enabled, running ns */
+	uint64_t	 fr_run;
+	int		 fr_scaled;	/* cpc_buf_scaled */
+	long		 fr_child;	/* fork: the child */
+	const char	*fr_command;	/* exec: the new command */
+};
+
+struct fmt;
+
+/* --format's argument; 0 when it names no format. */
+int		 fmt_parse(const char *arg, enum fmt_kind *kind);
+/*
+ * A writer of kind to fp, or for FMT_OPENMETRICS to the file path,
+ * rewritten by fmt_flush.  comm: cputrack's command (the first
+ * process's), for OpenMetrics' command label.  NULL with errno.
+ */
+struct fmt	*fmt_create(enum fmt_kind kind, enum fmt_tool tool, FILE *fp,
+		    const char *path, const struct spec *specs, int nspecs,
+		    unsigned flags, const char *comm);
+void		 fmt_destroy(struct fmt *f);
+/*
+ * The sampling requests every set carries (-S, after the set's own):
+ * their columns.  Before any row; 0, or -1 with errno.
+ */
+int		 fmt_add_samples(struct fmt *f, const struct spec *smpl);
+/* The title line (text) or header row (CSV); nothing in the others. */
+void		 fmt_header(struct fmt *f);
+/* A row of values, or a note (fr_set -1). */
+void		 fmt_row(struct fmt *f, const struct fmt_row *r);
+/*
+ * fmt_row with r's values (and samples), tick, times and scaled flag
+ * taken from buf.
+ */
+void		 fmt_buf(struct fmt *f, struct fmt_row *r, cpc_t *cpc,
+		    cpc_buf_t *buf);
+/*
+ * The end of a batch of rows (an interval, the totals): OpenMetrics
+ * rewrites its file (0, or -1 with a message in errh_last()), text's
+ * next row starts a new -T stamp; the others do nothing.
+ */
+int		 fmt_flush(struct fmt *f);
+
+#endif
