@@ -49,8 +49,8 @@ endif
 # libcpc in layers (libcpc/cpc_impl.h): the API objects, the event
 # catalogue and the backends, the platform's facts.
 LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
-		  libcpc/bind.c libcpc/walk.c libcpc/names.c libcpc/smpl.c \
-		  libcpc/ends.c \
+		  libcpc/bind.c libcpc/ctx.c libcpc/sample.c libcpc/walk.c \
+		  libcpc/names.c libcpc/smpl.c libcpc/lwpevents.c \
 		  $(wildcard libcpc/events/*.c) $(wildcard libcpc/backends/*.c) \
 		  $(wildcard libcpc/platform/*.c) libcpc/strtoset.c \
 		  libcpc/v1_event.c libcpc/v1.c

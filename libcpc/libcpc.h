@@ -43,8 +43,10 @@ extern "C" {
 /* Bind flags. */
 #define CPC_BIND_LWP_INHERIT	0x1
 #define CPC_BIND_EMT_OVF	0x2
-#define CPC_BIND_LWP_ENDS	0x100	/* Linux: cpc_bind_pctx, see there */
-#define CPC_BIND_LWP_FORKS	0x200	/* Linux: with CPC_BIND_LWP_ENDS */
+#define CPC_BIND_LWP_EVENTS	0x100	/* Linux: cpc_bind_pctx, see there */
+#define CPC_BIND_LWP_FORKS	0x200	/* Linux: with CPC_BIND_LWP_EVENTS */
+/* The former name of CPC_BIND_LWP_EVENTS, kept for old sources. */
+#define CPC_BIND_LWP_ENDS	CPC_BIND_LWP_EVENTS
 
 /* Capabilities (cpc_caps). */
 #define CPC_CAP_OVERFLOW_INTERRUPT	0x1

@@ -278,23 +278,24 @@ same_records(const cpc_buf_t *buf, const cpc_set_t *set)
 }
 
 int
-cpc_smpl_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+cpc_smpl_sample(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf)
 {
+	const cpc_set_t *set = cx->cx_set;
 	int k;
 
 	if (set->cs_nsmpl == 0)
 		return 0;
-	if (!same_records(buf, set) || set->cs_smpl == NULL) {
+	if (!same_records(buf, set) || cx->cx_smpl == NULL) {
 		cpc_err(cpc, "cpc_set_sample", -1, "the buffer was not "
 		    "created for this set's sampling requests");
 		return inval();
 	}
 	for (k = 0; k < set->cs_nreqs; k++) {
-		const struct cpc_smpl *sm = &set->cs_smpl[k];
+		const struct cpc_smpl *sm = &cx->cx_smpl[k];
 
 		if (!set->cs_reqs[k].cr_smpl)
 			continue;
-		if (cpc->c_sbe->sb_read(cpc, set, k, &buf->cb_smpl[k]) != 0)
+		if (cpc->c_sbe->sb_read(cpc, cx, k, &buf->cb_smpl[k]) != 0)
 			return -1;
 		/* Records taken since the bind, lost ones included. */
 		buf->cb_vals[k] = sm->sm_taken + sm->sm_lost;

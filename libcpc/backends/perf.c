@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * be_perf.c - the perf_event_open(2) backend.
+ * perf.c - the perf_event_open(2) backend.
  *
  * A bound set is one perf group on its target: the first request is the
  * leader, opened disabled (a lone event of another thread: enabled); the
@@ -35,6 +35,7 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_ctx.h"
 #include "perf_ends.h"
 #include "perf_user.h"
 
@@ -187,21 +188,24 @@ cpc_perf_event_attr(const struct cpc_request *r, int sub,
 }
 
 static void
-fill_attr(const cpc_set_t *set, const struct cpc_request *r, int leader,
-    int sub, struct perf_event_attr *a)
+fill_attr(const struct perf_ctx *pc, int k, int leader, int sub,
+    struct perf_event_attr *a)
 {
+	const struct cpc_ctx *cx = &pc->pc_cx;
+	const struct cpc_request *r = &cx->cx_set->cs_reqs[k];
+
 	cpc_perf_event_attr(r, sub, a);
 	a->read_format = RDFMT;
-	a->disabled = leader && !set->cs_onopen;
-	a->inherit = set->cs_inherit;
+	a->disabled = leader && !pc->pc_onopen;
+	a->inherit = cx->cx_inherit;
 	/*
 	 * New threads count into the group; forked processes only under
 	 * CPC_BIND_LWP_FORKS.
 	 */
-	a->inherit_thread = set->cs_inherit && set->cs_ends != CPC_ENDS_TREE;
-	if (!sub && r->cr_ovf)
-		a->sample_period = 0 - r->cr_cur;
-	if (set->cs_ends)
+	a->inherit_thread = cx->cx_inherit && cx->cx_lwpev != CPC_LWPEV_TREE;
+	if (!sub && cx->cx_rq[k].cq_ovf)
+		a->sample_period = 0 - cx->cx_rq[k].cq_cur;
+	if (cx->cx_lwpev)
 		cpc_perf_ends_attr(a);
 }
 
@@ -235,23 +239,27 @@ nth_derived(const cpc_set_t *set, int n)
 }
 
 static void
-perf_close(cpc_t *cpc, cpc_set_t *set)
+perf_close(cpc_t *cpc, struct cpc_ctx *cx)
 {
+	struct perf_ctx *pc = perf_ctx(cx);
 	int i;
 
 	(void)cpc;
-	cpc_pu_unmap(set);
-	cpc_perf_ends_close(set);
+	cpc_pu_unmap(pc);
+	cpc_perf_ends_close(pc);
 	/* Members first: closing the leader first would promote them. */
-	for (i = set->cs_nfds - 1; i >= 0; i--)
-		if (set->cs_fds != NULL && set->cs_fds[i] >= 0)
-			close(set->cs_fds[i]);
-	free(set->cs_base);	/* and the rest of the block (perf_open_set) */
-	set->cs_sample = NULL;
-	set->cs_fds = NULL;
-	set->cs_pos = NULL;
-	set->cs_base = NULL;
-	set->cs_off = NULL;
+	for (i = pc->pc_nfds - 1; i >= 0; i--)
+		if (pc->pc_fds != NULL && pc->pc_fds[i] >= 0)
+			close(pc->pc_fds[i]);
+	free(pc->pc_base);	/* and the rest of the block (perf_open_set) */
+	free(pc->pc_rdbuf);
+	cx->cx_sample = NULL;
+	pc->pc_fds = NULL;
+	pc->pc_nfds = 0;
+	pc->pc_pos = NULL;
+	pc->pc_base = NULL;
+	pc->pc_off = NULL;
+	pc->pc_rdbuf = NULL;
 }
 
 /*
@@ -307,28 +315,30 @@ cpc_perf_signal(int fd, pid_t tid)
 }
 
 /*
- * Open the i-th event of the set (the request opened(set, lead, i), or
- * a derived request's second event) on the set's target, in the group
- * led by group (-1: it leads), set up for its overflow signal.  Makes no
+ * Open the i-th event of the context (the request opened(set, lead, i),
+ * or a derived request's second event) on its target, in the group led
+ * by group (-1: it leads), set up for its overflow signal.  Makes no
  * allocation and no error report: a restart in a signal handler uses it.
  */
 static long
-open_one(cpc_set_t *set, int lead, int i, int group)
+open_one(struct perf_ctx *pc, int lead, int i, int group)
 {
+	const struct cpc_ctx *cx = &pc->pc_cx;
+	const cpc_set_t *set = cx->cx_set;
 	int sub = i >= ncounting(set), k = opened(set, lead, i);
 	const struct cpc_request *r = &set->cs_reqs[k];
-	pid_t pid = set->cs_kind == CPC_BIND_CPU ? -1 : set->cs_tid;
+	pid_t pid = cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid;
 	struct perf_event_attr attr;
 	long fd;
 
-	fill_attr(set, r, i == 0, sub, &attr);
-	cpc_pu_attr(set, r, &attr);
-	fd = perf_open(&attr, pid, set->cs_cpu, group);
+	fill_attr(pc, k, i == 0, sub, &attr);
+	cpc_pu_attr(pc, r, &attr);
+	fd = perf_open(&attr, pid, cx->cx_cpu, group);
 	if (fd < 0 && attr.config1 != (sub ? r->cr_ev.ev_sub.en_config1 :
 	    r->cr_ev.ev_config1)) {
 		/* A kernel that refuses user access counts without it. */
-		fill_attr(set, r, i == 0, sub, &attr);
-		fd = perf_open(&attr, pid, set->cs_cpu, group);
+		fill_attr(pc, k, i == 0, sub, &attr);
+		fd = perf_open(&attr, pid, cx->cx_cpu, group);
 	}
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(r)) {
 		/*
@@ -337,10 +347,10 @@ open_one(cpc_set_t *set, int lead, int i, int group)
 		 * excluded.
 		 */
 		attr.exclude_kernel = 1;
-		fd = perf_open(&attr, pid, set->cs_cpu, group);
+		fd = perf_open(&attr, pid, cx->cx_cpu, group);
 	}
 	if (fd >= 0 && attr.sample_period != 0 &&
-	    cpc_perf_signal((int)fd, set->cs_tid) != 0) {
+	    cpc_perf_signal((int)fd, cx->cx_tid) != 0) {
 		int e = errno;
 
 		close((int)fd);
@@ -352,17 +362,18 @@ open_one(cpc_set_t *set, int lead, int i, int group)
 
 /* The request that leads: the first overflowing one stops them all. */
 static int
-leader(const cpc_set_t *set)
+leader(const struct cpc_ctx *cx)
 {
+	const cpc_set_t *set = cx->cx_set;
 	int i, lead = nth_counting(set, 0);
 
 	for (i = set->cs_nreqs - 1; i >= 0; i--)
-		if (set->cs_reqs[i].cr_ovf && !set->cs_reqs[i].cr_smpl)
+		if (cx->cx_rq[i].cq_ovf && !set->cs_reqs[i].cr_smpl)
 			lead = i;
 	return lead;
 }
 
-static int	perf_sample_plain(cpc_t *, cpc_set_t *, cpc_buf_t *);
+static int	perf_sample_plain(cpc_t *, struct cpc_ctx *, cpc_buf_t *);
 
 /*
  * Another thread's group of one event (n fds) counts from its open
@@ -370,17 +381,17 @@ static int	perf_sample_plain(cpc_t *, cpc_set_t *, cpc_buf_t *);
  * the thread last ran.  Not with members: they would start a system call
  * after the leader, and the counts of a sample must cover the same time.
  * Not the calling thread's own (its open would count), nor overflows
- * (they start from a reset) or CPC_BIND_LWP_ENDS (perf_ends.c).
+ * (they start from a reset) or CPC_BIND_LWP_EVENTS (perf_ends.c).
  */
 static int
-opens_enabled(const cpc_set_t *set, const struct cpc_target *t, int n)
+opens_enabled(const struct cpc_ctx *cx, const struct cpc_target *t, int n)
 {
 	int i;
 
-	if (t->t_kind != CPC_BIND_PCTX || t->t_ends || n != 1)
+	if (t->t_kind != CPC_BIND_PCTX || t->t_lwpev || n != 1)
 		return 0;
-	for (i = 0; i < set->cs_nreqs; i++)
-		if (set->cs_reqs[i].cr_ovf)
+	for (i = 0; i < cx->cx_nreqs; i++)
+		if (cx->cx_rq[i].cq_ovf)
 			return 0;
 	return 1;
 }
@@ -392,92 +403,112 @@ opens_enabled(const cpc_set_t *set, const struct cpc_target *t, int n)
  * derived as sampling requests add up to the same number of events.
  */
 static int
-is_plain(const cpc_set_t *set, const struct cpc_target *t)
+is_plain(const struct perf_ctx *pc, const struct cpc_target *t)
 {
+	const cpc_set_t *set = pc->pc_cx.cx_set;
 	int i;
 
-	if (set->cs_nfds != set->cs_nreqs || set->cs_nfds == 0 ||
-	    set->cs_ends || set->cs_user != NULL || t->t_kind == CPC_BIND_CPU)
+	if (pc->pc_nfds != set->cs_nreqs || pc->pc_nfds == 0 ||
+	    pc->pc_cx.cx_lwpev || pc->pc_user != NULL ||
+	    t->t_kind == CPC_BIND_CPU)
 		return 0;
 	for (i = 0; i < set->cs_nreqs; i++) {
 		const struct cpc_request *r = &set->cs_reqs[i];
 
-		if (r->cr_smpl || r->cr_ev.ev_derived || set->cs_pos[i] < 0)
+		if (r->cr_smpl || r->cr_ev.ev_derived || pc->pc_pos[i] < 0)
 			return 0;
 	}
 	return 1;
 }
 
+/*
+ * The context's state, one block (n may be 0): per fd its count at the
+ * bind, per request its offset, then the fds and each request's fd; and
+ * the read buffer.  0, or -1 (ENOMEM).
+ */
 static int
-perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+alloc_state(struct perf_ctx *pc, int n)
 {
-	const char *fn = t->t_fn;
-	char tname[48];
-	int i, n, lead = leader(set);
+	int nreqs = pc->pc_cx.cx_nreqs, i;
 
-	for (n = ncounting(set), i = 0; i < set->cs_nreqs; i++)
-		n += set->cs_reqs[i].cr_ev.ev_derived;
-	set->cs_nfds = 0;
-	set->cs_ovf = 0;
-	set->cs_onopen = opens_enabled(set, t, n);
-	/*
-	 * One block (n may be 0): per fd its count at the bind, per request
-	 * its offset, then the fds and each request's fd.
-	 */
-	set->cs_base = calloc(1, (n + 1 + (size_t)set->cs_nreqs) *
+	pc->pc_nfds = 0;
+	pc->pc_base = calloc(1, (n + 1 + (size_t)nreqs) *
 	    (sizeof(uint64_t) + sizeof(int)));
-	if (set->cs_base != NULL) {
-		set->cs_off = set->cs_base + n + 1;
-		set->cs_fds = (int *)(set->cs_off + set->cs_nreqs);
-		set->cs_pos = set->cs_fds + n + 1;
-	}
-	set->cs_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
-	free(set->cs_rdbuf);
-	set->cs_rdbuf = malloc(set->cs_rdlen);
-	if (set->cs_base == NULL || set->cs_rdbuf == NULL) {
-		perf_close(cpc, set);
+	pc->pc_rdlen = (3 + 2 * (size_t)n) * sizeof(uint64_t);
+	pc->pc_rdbuf = calloc(1, pc->pc_rdlen);
+	if (pc->pc_base == NULL || pc->pc_rdbuf == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	/* open_one reads the target from the set (bind_target set it). */
-	for (i = 0; i < set->cs_nreqs; i++)
-		set->cs_pos[i] = -1;	/* SMPL requests have none */
+	pc->pc_off = pc->pc_base + n + 1;
+	pc->pc_fds = (int *)(pc->pc_off + nreqs);
+	pc->pc_pos = pc->pc_fds + n + 1;
+	for (i = 0; i < nreqs; i++)
+		pc->pc_pos[i] = -1;	/* SMPL requests have none */
+	return 0;
+}
+
+/* Open the group's n events: 0, or -1 reported. */
+static int
+open_group(cpc_t *cpc, struct perf_ctx *pc, const struct cpc_target *t,
+    int n)
+{
+	struct cpc_ctx *cx = &pc->pc_cx;
+	const cpc_set_t *set = cx->cx_set;
+	int i, lead = leader(cx);
+	char tname[48];
+
 	for (i = 0; i < n; i++) {
 		int sub = i >= ncounting(set), k = opened(set, lead, i);
-		struct cpc_request *r = &set->cs_reqs[k];
-		long fd = open_one(set, lead, i, i == 0 ? -1 : set->cs_fds[0]);
+		struct cpc_ctxreq *q = &cx->cx_rq[k];
+		long fd = open_one(pc, lead, i, i == 0 ? -1 : pc->pc_fds[0]);
 
 		if (fd < 0) {
 			int e = errno;
 
 			target_name(t, tname, sizeof(tname));
-			cpc_perf_open_error(cpc, fn, e, r, tname);
-			perf_close(cpc, set);
+			cpc_perf_open_error(cpc, t->t_fn, e, &set->cs_reqs[k],
+			    tname);
 			errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 			return -1;
 		}
 		if (!sub) {
-			set->cs_pos[k] = i;
-			r->cr_armed = 0;
-			r->cr_period = 0;
-			if (r->cr_ovf) {
-				r->cr_period = 0 - r->cr_cur;
-				set->cs_ovf = 1;
+			pc->pc_pos[k] = i;
+			q->cq_armed = 0;
+			q->cq_period = 0;
+			if (q->cq_ovf) {
+				q->cq_period = 0 - q->cq_cur;
+				pc->pc_ovf = 1;
 			}
 		}
-		set->cs_fds[set->cs_nfds++] = (int)fd;
+		pc->pc_fds[pc->pc_nfds++] = (int)fd;
 	}
-	set->cs_fresh = 1;
-	if (set->cs_ends && cpc_perf_ends_open(cpc, set, t) != 0) {
-		int e = errno;
-
-		perf_close(cpc, set);
-		errno = e;
-		return -1;
-	}
-	cpc_pu_map(set);
-	set->cs_sample = is_plain(set, t) ? perf_sample_plain : NULL;
 	return 0;
+}
+
+static int
+perf_open_set(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_target *t)
+{
+	struct perf_ctx *pc = perf_ctx(cx);
+	const cpc_set_t *set = cx->cx_set;
+	int i, n, e;
+
+	for (n = ncounting(set), i = 0; i < set->cs_nreqs; i++)
+		n += set->cs_reqs[i].cr_ev.ev_derived;
+	pc->pc_ovf = 0;
+	pc->pc_onopen = opens_enabled(cx, t, n);
+	if (alloc_state(pc, n) != 0 || open_group(cpc, pc, t, n) != 0 ||
+	    (cx->cx_lwpev && cpc_perf_ends_open(cpc, pc, t) != 0))
+		goto fail;
+	pc->pc_fresh = 1;
+	cpc_pu_map(pc);
+	cx->cx_sample = is_plain(pc, t) ? perf_sample_plain : NULL;
+	return 0;
+fail:
+	e = errno;
+	perf_close(cpc, cx);
+	errno = e;
+	return -1;
 }
 
 /*
@@ -492,17 +523,17 @@ perf_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 #define REOPEN_MAX	64
 
 static int
-reopen_from(cpc_set_t *set, int from)
+reopen_from(struct perf_ctx *pc, int from)
 {
-	int nfd[REOPEN_MAX], i, k, lead = leader(set);
+	int nfd[REOPEN_MAX], i, k, lead = leader(&pc->pc_cx);
 
-	if (set->cs_nfds - from > REOPEN_MAX) {
+	if (pc->pc_nfds - from > REOPEN_MAX) {
 		errno = E2BIG;
 		return -1;
 	}
-	for (i = from; i < set->cs_nfds; i++) {
-		long fd = open_one(set, lead, i, i == 0 ? -1 :
-		    from == 0 ? nfd[0] : set->cs_fds[0]);
+	for (i = from; i < pc->pc_nfds; i++) {
+		long fd = open_one(pc, lead, i, i == 0 ? -1 :
+		    from == 0 ? nfd[0] : pc->pc_fds[0]);
 
 		if (fd < 0) {
 			int e = errno;
@@ -514,13 +545,13 @@ reopen_from(cpc_set_t *set, int from)
 		}
 		nfd[i - from] = (int)fd;
 	}
-	for (i = set->cs_nfds - 1; i >= from; i--) {
-		close(set->cs_fds[i]);
-		set->cs_fds[i] = nfd[i - from];
+	for (i = pc->pc_nfds - 1; i >= from; i--) {
+		close(pc->pc_fds[i]);
+		pc->pc_fds[i] = nfd[i - from];
 	}
-	for (k = 0; k < set->cs_nreqs; k++)
-		if (set->cs_pos[k] >= from)
-			set->cs_reqs[k].cr_armed = 0;
+	for (k = 0; k < pc->pc_cx.cx_nreqs; k++)
+		if (pc->pc_pos[k] >= from)
+			pc->pc_cx.cx_rq[k].cq_armed = 0;
 	return 0;
 }
 
@@ -533,33 +564,33 @@ reopen_from(cpc_set_t *set, int from)
  * nothing), which this avoids.  The members stay enabled throughout.
  */
 static int
-perf_ioctl(cpc_set_t *set, unsigned long req)
+perf_ioctl(struct perf_ctx *pc, unsigned long req)
 {
-	if (set->cs_nfds == 0)
+	if (pc->pc_nfds == 0)
 		return 0;	/* SMPL requests only: no group */
-	return ioctl(set->cs_fds[0], req, req == PERF_EVENT_IOC_RESET ?
+	return ioctl(pc->pc_fds[0], req, req == PERF_EVENT_IOC_RESET ?
 	    PERF_IOC_FLAG_GROUP : 0);
 }
 
 static int
-perf_read_raw(cpc_set_t *set)
+perf_read_raw(struct perf_ctx *pc)
 {
-	uint64_t *rb = set->cs_rdbuf;
+	uint64_t *rb = pc->pc_rdbuf;
 	ssize_t n;
 
-	if (set->cs_nfds == 0) {
-		memset(rb, 0, set->cs_rdlen);
+	if (pc->pc_nfds == 0) {
+		memset(rb, 0, pc->pc_rdlen);
 		return 0;
 	}
-	n = read(set->cs_fds[0], set->cs_rdbuf, set->cs_rdlen);
+	n = read(pc->pc_fds[0], rb, pc->pc_rdlen);
 	if (n < 0)
 		return -1;
-	/* An exec took the events of a CPC_BIND_LWP_ENDS set apart. */
-	if (set->cs_ends && (size_t)n >= 3 * sizeof(uint64_t) &&
-	    rb[0] < (uint64_t)set->cs_nfds)
-		return cpc_perf_ends_read(set);
+	/* An exec took the events of a CPC_BIND_LWP_EVENTS set apart. */
+	if (pc->pc_cx.cx_lwpev && (size_t)n >= 3 * sizeof(uint64_t) &&
+	    rb[0] < (uint64_t)pc->pc_nfds)
+		return cpc_perf_ends_read(pc);
 	if ((size_t)n < 3 * sizeof(uint64_t) ||
-	    rb[0] != (uint64_t)set->cs_nfds) {
+	    rb[0] != (uint64_t)pc->pc_nfds) {
 		errno = EIO;
 		return -1;
 	}
@@ -573,31 +604,31 @@ perf_read_raw(cpc_set_t *set)
  * would add up, and the set would not stop at the next overflow.
  */
 static int
-ovf_rearm(cpc_set_t *set, int enabled)
+ovf_rearm(struct perf_ctx *pc, int enabled)
 {
-	uint64_t *rb = set->cs_rdbuf;
+	uint64_t *rb = pc->pc_rdbuf;
 	int k;
 
-	for (k = 0; k < set->cs_nreqs; k++) {
-		struct cpc_request *r = &set->cs_reqs[k];
-		uint64_t period = 0 - r->cr_cur;
+	for (k = 0; k < pc->pc_cx.cx_nreqs; k++) {
+		struct cpc_ctxreq *q = &pc->pc_cx.cx_rq[k];
+		uint64_t period = 0 - q->cq_cur;
 		int fd;
 
-		if (!r->cr_ovf)
+		if (!q->cq_ovf)
 			continue;	/* SMPL requests have no place here */
-		fd = set->cs_fds[set->cs_pos[k]];
+		fd = pc->pc_fds[pc->pc_pos[k]];
 		if (!enabled) {
 			/* The count before the reset reached the period. */
-			if (r->cr_armed &&
-			    rb[3 + 2 * set->cs_pos[k]] >= r->cr_period)
-				r->cr_armed = 0;
+			if (q->cq_armed &&
+			    rb[3 + 2 * pc->pc_pos[k]] >= q->cq_period)
+				q->cq_armed = 0;
 			if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &period) != 0)
 				return -1;
-			r->cr_period = period;
-		} else if (!r->cr_armed) {
+			q->cq_period = period;
+		} else if (!q->cq_armed) {
 			if (ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0)
 				return -1;
-			r->cr_armed = 1;
+			q->cq_armed = 1;
 		}
 	}
 	return 0;
@@ -605,18 +636,19 @@ ovf_rearm(cpc_set_t *set, int enabled)
 
 /* The first position of a tracepoint its overflow stopped, or -1. */
 static int
-tp_stopped(const cpc_set_t *set)
+tp_stopped(const struct perf_ctx *pc)
 {
-	const uint64_t *rb = set->cs_rdbuf;
+	const uint64_t *rb = pc->pc_rdbuf;
+	const cpc_set_t *set = pc->pc_cx.cx_set;
 	int k, from = -1;
 
 	for (k = 0; k < set->cs_nreqs; k++) {
-		const struct cpc_request *r = &set->cs_reqs[k];
-		int pos = set->cs_pos[k];
+		const struct cpc_ctxreq *q = &pc->pc_cx.cx_rq[k];
+		int pos = pc->pc_pos[k];
 
-		if (r->cr_ev.ev_type == PERF_TYPE_TRACEPOINT &&
-		    r->cr_ovf && r->cr_armed &&
-		    rb[3 + 2 * pos] >= r->cr_period &&
+		if (set->cs_reqs[k].cr_ev.ev_type == PERF_TYPE_TRACEPOINT &&
+		    q->cq_ovf && q->cq_armed &&
+		    rb[3 + 2 * pos] >= q->cq_period &&
 		    (from < 0 || pos < from))
 			from = pos;
 	}
@@ -627,96 +659,119 @@ tp_stopped(const cpc_set_t *set)
  * RESET zeroes the counts but not the enabled/running times, so they are
  * noted here: scaling uses the times since this bind.  A plain read adds
  * to a count its request's offset (set_offsets): its preset in force
- * (the bind and cpc_set_restart set cr_cur before they start the set)
+ * (the bind and cpc_set_restart set cq_cur before they start the set)
  * less the count at the bind, a subtraction and an addition in one.
  */
 static void
-set_offsets(cpc_set_t *set)
+set_offsets(struct perf_ctx *pc)
 {
 	int i;
 
-	for (i = 0; i < set->cs_nreqs; i++)
-		if (set->cs_pos[i] >= 0)
-			set->cs_off[i] = set->cs_reqs[i].cr_cur -
-			    set->cs_base[set->cs_pos[i]];
+	for (i = 0; i < pc->pc_cx.cx_nreqs; i++)
+		if (pc->pc_pos[i] >= 0)
+			pc->pc_off[i] = pc->pc_cx.cx_rq[i].cq_cur -
+			    pc->pc_base[pc->pc_pos[i]];
+}
+
+/* Overflows: every request at its period again, stopped ones reopened. */
+static int
+ovf_restart(struct perf_ctx *pc)
+{
+	int from;
+
+	if (perf_ioctl(pc, PERF_EVENT_IOC_DISABLE) != 0 ||
+	    perf_read_raw(pc) != 0)
+		return -1;
+	if ((from = tp_stopped(pc)) >= 0 &&
+	    (reopen_from(pc, from) != 0 || perf_read_raw(pc) != 0))
+		return -1;
+	return ovf_rearm(pc, 0);
+}
+
+/*
+ * Without overflows, counts since the bind are the counts less those at
+ * the bind (pc_base): no reset, one ioctl less at every rebind
+ * (cpustat's rotation of sets; each ioctl on the group of a thread is a
+ * cross-CPU call to where it last ran).  A group just opened with its
+ * leader disabled has counted nothing and been enabled for no time: not
+ * even the read (cputrack binds every new thread so).  Overflows count
+ * towards their period from a reset.
+ */
+static int
+note_bases(struct perf_ctx *pc)
+{
+	uint64_t *rb = pc->pc_rdbuf;
+	int i;
+
+	memset(pc->pc_base, 0, pc->pc_nfds * sizeof(uint64_t));
+	if (pc->pc_fresh && !pc->pc_ovf) {
+		rb[1] = rb[2] = 0;
+	} else if (pc->pc_ovf) {
+		if (perf_ioctl(pc, PERF_EVENT_IOC_RESET) != 0 ||
+		    perf_read_raw(pc) != 0)
+			return -1;
+	} else {
+		if (perf_read_raw(pc) != 0)
+			return -1;
+		for (i = 0; i < pc->pc_nfds; i++)
+			pc->pc_base[i] = rb[3 + 2 * i];
+	}
+	return 0;
 }
 
 static int
-perf_start(cpc_t *cpc, cpc_set_t *set)
+perf_start(cpc_t *cpc, struct cpc_ctx *cx)
 {
-	uint64_t *rb = set->cs_rdbuf;
+	struct perf_ctx *pc = perf_ctx(cx);
+	uint64_t *rb = pc->pc_rdbuf;
 	int onopen;
 
 	(void)cpc;
 	/* The new presets in force even if the start fails below. */
-	set_offsets(set);
-	if (set->cs_ovf) {
-		int from;
-
-		if (perf_ioctl(set, PERF_EVENT_IOC_DISABLE) != 0 ||
-		    perf_read_raw(set) != 0)
-			return -1;
-		if ((from = tp_stopped(set)) >= 0 &&
-		    (reopen_from(set, from) != 0 || perf_read_raw(set) != 0))
-			return -1;
-		if (ovf_rearm(set, 0) != 0)
-			return -1;
-	}
+	set_offsets(pc);
+	if (pc->pc_ovf && ovf_restart(pc) != 0)
+		return -1;
+	/* Opened enabled (pc_onopen): counting already, no enable. */
+	onopen = pc->pc_fresh && pc->pc_onopen;
+	if (note_bases(pc) != 0)
+		return -1;
+	set_offsets(pc);
+	pc->pc_ena0 = rb[1];
+	pc->pc_run0 = rb[2];
+	pc->pc_fresh = 0;
+	if (!onopen && perf_ioctl(pc, PERF_EVENT_IOC_ENABLE) != 0)
+		return -1;
 	/*
-	 * Without overflows, counts since the bind are the counts less
-	 * those at the bind (cs_base): no reset, one ioctl less at every
-	 * rebind (cpustat's rotation of sets; each ioctl on the group of a
-	 * thread is a cross-CPU call to where it last ran).  A group just
-	 * opened with its leader disabled has counted nothing and been
-	 * enabled for no time: not even the read (cputrack binds every new
-	 * thread so), nor the enable when it was opened enabled (cs_onopen).
-	 * Overflows count towards their period from a reset.
+	 * A CPU's group: enabled since this time at the latest, with the
+	 * enabled time read before (perf_read's check).
 	 */
-	onopen = set->cs_fresh && set->cs_onopen;
-	memset(set->cs_base, 0, set->cs_nfds * sizeof(uint64_t));
-	if (set->cs_fresh && !set->cs_ovf) {
-		rb[1] = rb[2] = 0;
-	} else if (set->cs_ovf) {
-		if (perf_ioctl(set, PERF_EVENT_IOC_RESET) != 0 ||
-		    perf_read_raw(set) != 0)
-			return -1;
-	} else {
-		int i;
-
-		if (perf_read_raw(set) != 0)
-			return -1;
-		for (i = 0; i < set->cs_nfds; i++)
-			set->cs_base[i] = rb[3 + 2 * i];
+	if (cx->cx_kind == CPC_BIND_CPU) {
+		pc->pc_enalast = rb[1];
+		pc->pc_hrlast = cpc_hrnow();
 	}
-	set_offsets(set);
-	set->cs_ena0 = rb[1];
-	set->cs_run0 = rb[2];
-	set->cs_fresh = 0;
-	if (set->cs_kind == CPC_BIND_CPU) {
-		set->cs_enalast = rb[1];
-		set->cs_hrlast = cpc_hrnow();
-	}
-	if (!onopen && perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
-		return -1;
-	cpc_pu_live(set, 1);
-	return set->cs_ovf ? ovf_rearm(set, 1) : 0;
+	cpc_pu_live(pc, 1);
+	return pc->pc_ovf ? ovf_rearm(pc, 1) : 0;
 }
 
 static int
-perf_stop(cpc_t *cpc, cpc_set_t *set)
+perf_stop(cpc_t *cpc, struct cpc_ctx *cx)
 {
+	struct perf_ctx *pc = perf_ctx(cx);
+
 	(void)cpc;
-	cpc_pu_live(set, 0);
-	return perf_ioctl(set, PERF_EVENT_IOC_DISABLE);
+	cpc_pu_live(pc, 0);
+	return perf_ioctl(pc, PERF_EVENT_IOC_DISABLE);
 }
 
 static int
-perf_resume(cpc_t *cpc, cpc_set_t *set)
+perf_resume(cpc_t *cpc, struct cpc_ctx *cx)
 {
+	struct perf_ctx *pc = perf_ctx(cx);
+
 	(void)cpc;
-	if (perf_ioctl(set, PERF_EVENT_IOC_ENABLE) != 0)
+	if (perf_ioctl(pc, PERF_EVENT_IOC_ENABLE) != 0)
 		return -1;
-	cpc_pu_live(set, 1);
+	cpc_pu_live(pc, 1);
 	return 0;
 }
 
@@ -733,46 +788,46 @@ read_failed(cpc_t *cpc)
 
 /* The presets in force, added to the counts since the bind. */
 static void
-add_presets(const cpc_set_t *set, uint64_t *vals)
+add_presets(const struct cpc_ctx *cx, uint64_t *vals)
 {
 	int i;
 
-	for (i = 0; i < set->cs_nreqs; i++)
-		vals[i] += set->cs_reqs[i].cr_cur;
+	for (i = 0; i < cx->cx_nreqs; i++)
+		vals[i] += cx->cx_rq[i].cq_cur;
 }
 
 /*
- * cpc_set_sample whole for the common set (cs_sample): a thread's group
- * of counts, none derived, none sampling, none read in user space.  The
- * read, the stamps and the values in one function, in the fewest
+ * cpc_set_sample whole for the common context (cx_sample): a thread's
+ * group of counts, none derived, none sampling, none read in user space.
+ * The read, the stamps and the values in one function, in the fewest
  * instructions: right after the read() the processor runs them slowly,
  * so they are most of what a sample costs over the bare system call.
- * The stamps and the scaled flag as bind.c's cpc_set_sample makes them
- * for the other sets.
+ * The stamps and the scaled flag as ctx.c's sample makes them for the
+ * other contexts.
  */
 static int
-perf_sample_plain(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+perf_sample_plain(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf)
 {
-	const uint64_t *rb = set->cs_rdbuf, *off = set->cs_off;
-	const int *pos = set->cs_pos;
+	struct perf_ctx *pc = perf_ctx(cx);
+	const uint64_t *rb = pc->pc_rdbuf, *off = pc->pc_off;
+	const int *pos = pc->pc_pos;
 	uint64_t *vals = buf->cb_vals;
-	int i, n = set->cs_nreqs;
+	int i, n = cx->cx_nreqs;
 	ssize_t got;
 
-	got = read(set->cs_fds[0], set->cs_rdbuf, set->cs_rdlen);
-	if (got != (ssize_t)set->cs_rdlen || rb[0] != (uint64_t)n) {
+	got = read(pc->pc_fds[0], pc->pc_rdbuf, pc->pc_rdlen);
+	if (got != (ssize_t)pc->pc_rdlen || rb[0] != (uint64_t)n) {
 		if (got >= 0)
 			errno = EIO;
 		return read_failed(cpc);
 	}
 	buf->cb_hrtime = cpc_hrnow();
-	buf->cb_tick = cpc_ticknow() - set->cs_tick0;
-	/* Only sample_any (bind.c) reads the set's cs_ena and cs_run. */
-	buf->cb_ena = rb[1] - set->cs_ena0;
-	buf->cb_run = rb[2] - set->cs_run0;
+	buf->cb_tick = cpc_ticknow() - cx->cx_tick0;
+	buf->cb_ena = rb[1] - pc->pc_ena0;
+	buf->cb_run = rb[2] - pc->pc_run0;
 	if (buf->cb_run < buf->cb_ena) {
-		cpc_perf_values(set, rb, set->cs_base, vals, &buf->cb_scaled);
-		add_presets(set, vals);
+		cpc_perf_values(pc, rb, pc->pc_base, vals, &buf->cb_scaled);
+		add_presets(cx, vals);
 		return 0;
 	}
 	buf->cb_scaled = 0;
@@ -781,47 +836,55 @@ perf_sample_plain(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
 	return 0;
 }
 
-/* Every other set: user-space reads, derived counts, a CPU's group. */
+/*
+ * A CPU's group is enabled all along, so its enabled time keeps up with
+ * the clock between two reads, unless the CPU went offline (and maybe
+ * came back): the kernel then detached the group, whose count stopped
+ * there.  The clock is taken before this read (before) and after the
+ * last one (pc_hrlast), so the span between is one the group surely
+ * counted through, however long the reader was preempted on either side
+ * of a read.  Allowed: an eighth and a millisecond, for the two clocks.
+ * (A thread's group waits while the thread sleeps: there this says
+ * nothing; nor for a set of SMPL requests alone, which has no counting
+ * group to read.)
+ */
 static int
-perf_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
+cpu_stopped(cpc_t *cpc, struct perf_ctx *pc, hrtime_t before)
 {
-	uint64_t *rb = set->cs_rdbuf, ena, run;
-	hrtime_t now;
+	uint64_t *rb = pc->pc_rdbuf, span;
 
-	/* Hardware counters of the calling thread: no system call. */
-	if (cpc_pu_read(set) != 0 && perf_read_raw(set) != 0)
-		return read_failed(cpc);
-	/*
-	 * A CPU's group is enabled all along, so its enabled time keeps up
-	 * with the clock between two reads, unless the CPU went offline
-	 * (and maybe came back): the kernel then detached the group, whose
-	 * count stopped there.  Allowed: an eighth and a millisecond, for
-	 * the two clocks.  (A thread's group waits while the thread sleeps:
-	 * there this says nothing; nor for a set of SMPL requests alone,
-	 * which has no counting group to read.)
-	 */
-	if (set->cs_kind == CPC_BIND_CPU && set->cs_nfds > 0) {
-		now = cpc_hrnow();
-		if ((rb[1] - set->cs_enalast) +
-		    (uint64_t)(now - set->cs_hrlast) / 8 + 1000000 <
-		    (uint64_t)(now - set->cs_hrlast)) {
-			report(cpc, "cpc_set_sample", -1, "the counters of "
-			    "cpu %d stopped (it went offline?)", set->cs_cpu);
-			errno = EIO;
-			return -1;
-		}
-		set->cs_enalast = rb[1];
-		set->cs_hrlast = now;
+	span = before > pc->pc_hrlast ? (uint64_t)(before - pc->pc_hrlast) : 0;
+	if ((rb[1] - pc->pc_enalast) + span / 8 + 1000000 < span) {
+		report(cpc, "cpc_set_sample", -1, "the counters of cpu %d "
+		    "stopped (it went offline?)", pc->pc_cx.cx_cpu);
+		errno = EIO;
+		return -1;
 	}
-	ena = rb[1] - set->cs_ena0;
-	run = rb[2] - set->cs_run0;
-	set->cs_ena = ena;
-	set->cs_run = run;
-	cpc_perf_values(set, rb, set->cs_base, vals, scaled);
-	add_presets(set, vals);
+	pc->pc_enalast = rb[1];
+	pc->pc_hrlast = cpc_hrnow();
 	return 0;
 }
 
+/* Every other context: user-space reads, derived counts, a CPU's group. */
+static int
+perf_read(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf)
+{
+	struct perf_ctx *pc = perf_ctx(cx);
+	uint64_t *rb = pc->pc_rdbuf;
+	int cpu = cx->cx_kind == CPC_BIND_CPU && pc->pc_nfds > 0;
+	hrtime_t before = cpu ? cpc_hrnow() : 0;
+
+	/* Hardware counters of the calling thread: no system call. */
+	if (cpc_pu_read(pc) != 0 && perf_read_raw(pc) != 0)
+		return read_failed(cpc);
+	if (cpu && cpu_stopped(cpc, pc, before) != 0)
+		return -1;
+	buf->cb_ena = rb[1] - pc->pc_ena0;
+	buf->cb_run = rb[2] - pc->pc_run0;
+	cpc_perf_values(pc, rb, pc->pc_base, buf->cb_vals, &buf->cb_scaled);
+	add_presets(cx, buf->cb_vals);
+	return 0;
+}
 
 /*
  * Open one encoding as a request with the default flags would be opened
@@ -888,6 +951,7 @@ perf_min_period(const struct cpc_event *ev)
 
 const struct cpc_backend cpc_be_perf = {
 	.be_name = "perf_event",
+	.be_ctxsize = sizeof(struct perf_ctx),
 	.be_open = perf_open_set,
 	.be_start = perf_start,
 	.be_stop = perf_stop,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends.c - a set bound with CPC_BIND_LWP_ENDS: the counting group
+ * perf_ends.c - a set bound with CPC_BIND_LWP_EVENTS: the counting group
  * is inherited (perf.c), so the kernel copies it into every thread the
  * target creates, with no stop, and the copies' counts join the group's
  * when the threads end.  Here each thread's own counts are kept as well:
@@ -217,7 +217,7 @@ ring_close(struct ering *r)
 
 /* The rings of the CPUs, done with at the exec: their copies go too. */
 void
-cpc_perf_ends_cpus_close(struct cpc_ends *en)
+cpc_perf_ends_cpus_close(struct cpc_lwpev *en)
 {
 	int i;
 
@@ -226,9 +226,9 @@ cpc_perf_ends_cpus_close(struct cpc_ends *en)
 }
 
 void
-cpc_perf_ends_close(cpc_set_t *set)
+cpc_perf_ends_close(struct perf_ctx *pc)
 {
-	struct cpc_ends *en = set->cs_endst;
+	struct cpc_lwpev *en = pc->pc_lwpev;
 	int i;
 
 	if (en == NULL)
@@ -247,13 +247,13 @@ cpc_perf_ends_close(cpc_set_t *set)
 	free(en->e_ids);
 	free(en->e_rb);
 	free(en);
-	set->cs_endst = NULL;
+	pc->pc_lwpev = NULL;
 }
 
-static struct cpc_ends *
+static struct cpc_lwpev *
 ends_alloc(int nfds, int ncpu)
 {
-	struct cpc_ends *en;
+	struct cpc_lwpev *en;
 	int i;
 
 	if ((en = calloc(1, sizeof(*en))) == NULL)
@@ -277,7 +277,8 @@ ends_alloc(int nfds, int ncpu)
 
 /* The events' rings: each writes into its own.  0, or -1. */
 static int
-open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
+open_reads(struct cpc_lwpev *en, struct perf_ctx *pc, pid_t tid,
+    size_t share)
 {
 	struct perf_event_attr a;
 	size_t data = ring_data(share / (size_t)en->e_nread);
@@ -288,9 +289,9 @@ open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
 		struct ering *r = &en->e_ring[i];
 
 		if (ring_open(r, &a, tid, -1, data) != 0 ||
-		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
+		    ioctl(pc->pc_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
 		    r->r_fd) != 0 ||
-		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_ID, &en->e_ids[i]) !=
+		    ioctl(pc->pc_fds[i], PERF_EVENT_IOC_ID, &en->e_ids[i]) !=
 		    0)
 			return -1;
 		r->r_maxrec = 64 + 16 * (uint64_t)en->e_nread;
@@ -333,7 +334,7 @@ open_cpu(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
  * threads' exits).  0, or -1.
  */
 static int
-open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
+open_cpus(struct cpc_lwpev *en, const int *cpus, pid_t tid, size_t share)
 {
 	struct perf_event_attr a;
 	int ncpu = en->e_nring - en->e_nread, k, sys = en->e_tree ? -1 : 1;
@@ -376,7 +377,7 @@ tgid_of(pid_t tid)
 
 /* FORKS: the target's process, counted with its threads now. */
 static int
-procs_init(struct cpc_ends *en)
+procs_init(struct cpc_lwpev *en)
 {
 	char path[48];
 	struct dirent *d;
@@ -400,7 +401,7 @@ procs_init(struct cpc_ends *en)
 
 /* One descriptor to poll for them all. */
 static int
-open_poll(struct cpc_ends *en)
+open_poll(struct cpc_lwpev *en)
 {
 	int i;
 
@@ -423,15 +424,16 @@ ends_refused(cpc_t *cpc, const struct cpc_target *t, const char *why,
     const char *more)
 {
 	report(cpc, t->t_fn, -1, "cannot keep the counts of the threads of "
-	    "thread %d as they end (CPC_BIND_LWP_ENDS): %s%s", (int)t->t_tid,
+	    "thread %d as they end (CPC_BIND_LWP_EVENTS): %s%s", (int)t->t_tid,
 	    why, more);
 }
 
 /* The rings, after the group: 0, or -1 reported. */
 int
-cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+cpc_perf_ends_open(cpc_t *cpc, struct perf_ctx *pc,
+    const struct cpc_target *t)
 {
-	struct cpc_ends *en = NULL;
+	struct cpc_lwpev *en = NULL;
 	size_t cpu_share, read_share;
 	int *cpus = NULL, ncpu, e;
 
@@ -448,16 +450,16 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	if (ncpu < 0)
 		goto fail;
-	if ((en = ends_alloc(set->cs_nfds, ncpu)) == NULL) {
+	if ((en = ends_alloc(pc->pc_nfds, ncpu)) == NULL) {
 		free(cpus);
 		errno = ENOMEM;
 		return -1;
 	}
-	set->cs_endst = en;
+	pc->pc_lwpev = en;
 	en->e_pid = tgid_of(t->t_tid);
-	en->e_tree = set->cs_ends == CPC_ENDS_TREE;
+	en->e_tree = pc->pc_cx.cx_lwpev == CPC_LWPEV_TREE;
 	ring_shares(ncpu, &cpu_share, &read_share);
-	if (open_reads(en, set, t->t_tid, read_share) != 0 ||
+	if (open_reads(en, pc, t->t_tid, read_share) != 0 ||
 	    (en->e_tree && procs_init(en) != 0))
 		goto fail;
 	if (open_cpus(en, cpus, t->t_tid, cpu_share) != 0) {
@@ -469,7 +471,7 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		    "every process's end from every processor (root, "
 		    "CAP_PERFMON or kernel.perf_event_paranoid 0 or less, and "
 		    "every processor online): ", strerror(e));
-		cpc_perf_ends_close(set);
+		cpc_perf_ends_close(pc);
 		errno = ENOTSUP;
 		return -1;
 	}
@@ -482,7 +484,7 @@ fail:
 	free(cpus);
 	ends_refused(cpc, t, strerror(e), e == EPERM || e == ENOMEM ?
 	    " (its rings are over kernel.perf_event_mlock_kb?)" : "");
-	cpc_perf_ends_close(set);
+	cpc_perf_ends_close(pc);
 	errno = e == EPERM || e == ENOMEM ? EAGAIN : e;
 	return -1;
 }
@@ -492,13 +494,13 @@ fail:
  * one by one into the group read's shape.
  */
 int
-cpc_perf_ends_read(cpc_set_t *set)
+cpc_perf_ends_read(struct perf_ctx *pc)
 {
-	uint64_t *rb = set->cs_rdbuf, one[5];
+	uint64_t *rb = pc->pc_rdbuf, one[5];
 	int i;
 
-	for (i = 0; i < set->cs_nfds; i++) {
-		ssize_t n = read(set->cs_fds[i], one, sizeof(one));
+	for (i = 0; i < pc->pc_nfds; i++) {
+		ssize_t n = read(pc->pc_fds[i], one, sizeof(one));
 
 		if (n < (ssize_t)(5 * sizeof(uint64_t)) || one[0] != 1) {
 			errno = EIO;
@@ -511,6 +513,6 @@ cpc_perf_ends_read(cpc_set_t *set)
 		rb[3 + 2 * i] = one[3];
 		rb[4 + 2 * i] = one[4];
 	}
-	rb[0] = (uint64_t)set->cs_nfds;
+	rb[0] = (uint64_t)pc->pc_nfds;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends.h - the perf backend's CPC_BIND_LWP_ENDS (perf_ends.c):
+ * perf_ends.h - the perf backend's CPC_BIND_LWP_EVENTS (perf_ends.c):
  * perf.c calls these around its own attributes, open, read and close.
  */
 #ifndef CPC_PERF_ENDS_H
@@ -9,6 +9,7 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_ctx.h"
 
 /*
  * A counting event's attributes for it: inherit_stat, remove_on_exec.
@@ -20,20 +21,21 @@ void	cpc_perf_ends_attr(struct perf_event_attr *);
  */
 int	cpc_perf_ends_probe(void);
 /* The rings, after the group: 0, or -1 reported. */
-int	cpc_perf_ends_open(cpc_t *, cpc_set_t *, const struct cpc_target *);
-void	cpc_perf_ends_close(cpc_set_t *);
+int	cpc_perf_ends_open(cpc_t *, struct perf_ctx *,
+	    const struct cpc_target *);
+void	cpc_perf_ends_close(struct perf_ctx *);
 /* A group read after an exec parted the group: each event alone. */
-int	cpc_perf_ends_read(cpc_set_t *);
+int	cpc_perf_ends_read(struct perf_ctx *);
 /* The backend's be_lwp_events and be_lwp_fd. */
-int	cpc_perf_lwp_events(cpc_t *, cpc_set_t *, cpc_buf_t *,
+int	cpc_perf_lwp_events(cpc_t *, struct cpc_ctx *, cpc_buf_t *,
 	    cpc_lwp_fn_t *, void *);
-int	cpc_perf_lwp_fd(cpc_set_t *);
+int	cpc_perf_lwp_fd(struct cpc_ctx *);
 
 /*
  * perf_values.c: the requests' values from a group read's shape;
  * with base NULL, rb's times are the span's.
  */
-void	cpc_perf_values(const cpc_set_t *, const uint64_t *rb,
+void	cpc_perf_values(const struct perf_ctx *, const uint64_t *rb,
 	    const uint64_t *base, uint64_t *vals, int *scaled);
 
 #endif /* CPC_PERF_ENDS_H */

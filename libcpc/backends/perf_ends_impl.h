@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends_impl.h - the state of a set bound with CPC_BIND_LWP_ENDS,
+ * perf_ends_impl.h - the state of a set bound with CPC_BIND_LWP_EVENTS,
  * shared by perf_ends.c (its rings opened and closed),
  * perf_ends_walk.c (their records read) and perf_endsprobe.c (the
  * kernel tried): the events' attributes, the records' shape.
@@ -85,7 +85,7 @@ struct eproc {
 	int		 ep_nthr;
 };
 
-struct cpc_ends {
+struct cpc_lwpev {
 	struct ering	*e_ring;	/* e_nread READ rings, then the CPUs' */
 	int		 e_nread;
 	int		 e_nring;
@@ -105,6 +105,6 @@ struct cpc_ends {
 };
 
 /* The CPUs' rings closed (at the exec). */
-void	cpc_perf_ends_cpus_close(struct cpc_ends *);
+void	cpc_perf_ends_cpus_close(struct cpc_lwpev *);
 
 #endif /* CPC_PERF_ENDS_IMPL_H */

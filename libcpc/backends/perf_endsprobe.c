@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * perf_endsprobe.c - whether this kernel reports an inherited counter's
- * thread at its end (CPC_BIND_LWP_ENDS needs it).
+ * thread at its end (CPC_BIND_LWP_EVENTS needs it).
  *
  * From Linux 5.13 (ef54c1a476ae) until c418d8b4d7a4 ("perf/core: Fix
  * missing read event generation on task exit", 6.18 and the stable
