@@ -300,6 +300,21 @@ fail:
 	return -1;
 }
 
+static int
+inval(void)
+{
+	errno = EINVAL;
+	return -1;
+}
+
+/* Flag bits fn does not take: EINVAL, with the ones it does. */
+static int
+bad_flags(cpc_t *cpc, const char *fn, uint_t flags, const char *takes)
+{
+	cpc_err(cpc, fn, -1, "flags %#x: it takes %s", flags, takes);
+	return inval();
+}
+
 CPC_EXPORT int
 cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 {
@@ -314,11 +329,11 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 	};
 	struct cpc_ctx *cx;
 
-	if (set == NULL ||
-	    (flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_EMT_OVF)) != 0) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (set == NULL)
+		return inval();
+	if ((flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_EMT_OVF)) != 0)
+		return bad_flags(cpc, fn, flags, "CPC_BIND_LWP_INHERIT and "
+		    "CPC_BIND_EMT_OVF");
 	cpc_ctx_prepare();
 	if ((cx = bind_begin(cpc, fn, set, &t)) == NULL ||
 	    bind_ctx(cpc, cx, &t) != 0)
@@ -382,10 +397,10 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 	cpu_set_t old, mask;
 	int mine;
 
-	if (set == NULL || flags != 0 || cpu < 0 || cpu >= CPU_SETSIZE) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (set == NULL || cpu < 0 || cpu >= CPU_SETSIZE)
+		return inval();
+	if (flags != 0)
+		return bad_flags(cpc, fn, flags, "none");
 	if (cpu_ok(cpc, fn, cpu) != 0 ||
 	    (cx = bind_begin(cpc, fn, set, &t)) == NULL)
 		return -1;
@@ -424,14 +439,15 @@ cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 	};
 	struct cpc_ctx *cx;
 
-	if (set == NULL || pctx == NULL || (pid_t)id <= 0 ||
-	    (flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_EVENTS |
-	    CPC_BIND_LWP_FORKS)) != 0 ||
-	    ((flags & CPC_BIND_LWP_EVENTS) && !(flags & CPC_BIND_LWP_INHERIT)) ||
-	    ((flags & CPC_BIND_LWP_FORKS) && !(flags & CPC_BIND_LWP_EVENTS))) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (set == NULL || pctx == NULL || (pid_t)id <= 0)
+		return inval();
+	if ((flags & ~(CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_EVENTS |
+	    CPC_BIND_LWP_FORKS)) != 0)
+		return bad_flags(cpc, fn, flags, "CPC_BIND_LWP_INHERIT, "
+		    "CPC_BIND_LWP_EVENTS and CPC_BIND_LWP_FORKS");
+	if (((flags & CPC_BIND_LWP_EVENTS) && !(flags & CPC_BIND_LWP_INHERIT)) ||
+	    ((flags & CPC_BIND_LWP_FORKS) && !(flags & CPC_BIND_LWP_EVENTS)))
+		return inval();
 	t.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0;
 	t.t_lwpev = (flags & CPC_BIND_LWP_FORKS) ? CPC_LWPEV_TREE :
 	    (flags & CPC_BIND_LWP_EVENTS) != 0;

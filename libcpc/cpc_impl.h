@@ -224,6 +224,7 @@ struct cpc {
 	int			 c_hwpmu;	/* kernel has a core PMU, or
 						   the msr backend counts */
 	const struct cpc_smpl_backend *c_sbe;	/* SMPL requests (perf) */
+	int			 c_cpconly;	/* CPC_VER_CPC_ONLY: no SMPL */
 	int			 c_described;	/* c_lock: c_pf filled */
 	struct cpc_platform	 c_pf;		/* npic, names, vendor */
 	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */

@@ -407,11 +407,11 @@ take_bound(cpc_set_t *set, const struct cpc_target *t, pid_t self)
 	}
 	if (t->t_kind == CPC_BIND_PCTX && (cx = tid_retake(set, t->t_tid)))
 		return cx;
+	/* Its state first: a TAKEN context's fields are its taker's. */
 	for (cx = set->cs_ctx; cx != NULL; cx = cx->cx_next)
-		if (cx->cx_kind == CPC_BIND_CPU &&
-		    (t->t_kind == CPC_BIND_CPU || cx->cx_binder == self) &&
-		    __atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
-		    CX_BOUND) {
+		if (__atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
+		    CX_BOUND && cx->cx_kind == CPC_BIND_CPU &&
+		    (t->t_kind == CPC_BIND_CPU || cx->cx_binder == self)) {
 			ctx_stop(cx);
 			if (__atomic_compare_exchange_n(&cx->cx_state, &bound,
 			    CX_TAKEN, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
@@ -436,7 +436,8 @@ cpc_ctx_take(cpc_set_t *set, const struct cpc_target *t)
 	if ((cx = take_bound(set, t, self)) != NULL)
 		goto out;
 	for (cx = set->cs_ctx; cx != NULL; cx = cx->cx_next)
-		if (same_target(cx, t) && take_free(cx))
+		if (__atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
+		    CX_FREE && same_target(cx, t) && take_free(cx))
 			goto out;
 	for (any = set->cs_ctx; any != NULL; any = any->cx_next)
 		if (take_free(any))
@@ -528,9 +529,8 @@ cpc_set_unbind_shared(cpc_set_t *set)
 
 	pthread_mutex_lock(&set->cs_lock);
 	for (cx = set->cs_ctx; cx != NULL; cx = cx->cx_next)
-		if (cx->cx_kind != CPC_BIND_CURLWP &&
-		    __atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
-		    CX_BOUND) {
+		if (__atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
+		    CX_BOUND && cx->cx_kind != CPC_BIND_CURLWP) {
 			cpc_ctx_unbind(cx);
 			n++;
 		}
@@ -560,9 +560,8 @@ cpc_set_lwp_bound(cpc_set_t *set)
 
 	for (cx = __atomic_load_n(&set->cs_ctx, __ATOMIC_ACQUIRE); cx != NULL;
 	    cx = cx->cx_next)
-		if (cx->cx_kind == CPC_BIND_CURLWP &&
-		    __atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
-		    CX_BOUND)
+		if (__atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
+		    CX_BOUND && cx->cx_kind == CPC_BIND_CURLWP)
 			return 1;
 	return 0;
 }
@@ -579,8 +578,9 @@ cpc_ctx_shared(cpc_set_t *set)
 
 	pthread_mutex_lock(&set->cs_lock);
 	cx = set->cs_cur;
-	if (cx != NULL && cx->cx_kind != CPC_BIND_CURLWP &&
-	    __atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) == CX_BOUND)
+	if (cx != NULL &&
+	    __atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) == CX_BOUND &&
+	    cx->cx_kind != CPC_BIND_CURLWP)
 		return cx;
 	pthread_mutex_unlock(&set->cs_lock);
 	return NULL;

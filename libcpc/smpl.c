@@ -178,6 +178,13 @@ cpc_smpl_request(cpc_t *cpc, const char *fn, struct cpc_request *r)
 {
 	if (!(r->cr_flags & CPC_HW_SMPL))
 		return counting_period(cpc, fn, r);
+	if (cpc->c_cpconly) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "'%s': a sampling "
+		    "request (CPC_HW_SMPL) needs a handle opened with "
+		    "CPC_VER_CURRENT; this one was opened with "
+		    "CPC_VER_CPC_ONLY (counting only)", r->cr_event);
+		return inval();
+	}
 	if (r->cr_preset != 0) {
 		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "'%s': a sampling "
 		    "request (CPC_HW_SMPL) takes no preset (%#llx): the "

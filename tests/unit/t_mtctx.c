@@ -11,6 +11,9 @@
  *		restart act on A's context (1000, then from 0), B's on B's
  *   none	a thread with no context of a set bound by others: EINVAL,
  *		with a message, never their counts
+ *   gone	one set bound by 8 threads, destroyed by main while they
+ *		wait: their calls on it are EINVAL, nothing dangles, and a
+ *		set bound next counts
  *   own	one handle, 8 threads that each create, bind, sample and
  *		destroy sets of their own, 40 rounds
  *   cpu	8 threads binding sets of their own to 2 CPUs and sampling
@@ -347,6 +350,81 @@ none(cpc_t *cpc)
 	cpc_set_destroy(cpc, x.set);
 }
 
+/* gone: bound, then told the set is gone, then a set of its own. */
+static pthread_barrier_t bound_gate, gone_gate;
+
+static void *
+gone_main(void *arg)
+{
+	struct worker *w = arg;
+	cpc_set_t *mine;
+	cpc_buf_t *a, *b, *d;
+
+	if (cpc_bind_curlwp(w->cpc, w->set, 0) != 0) {
+		w->failed++;
+		note(w, "bind: %s", strerror(errno));
+	}
+	pthread_barrier_wait(&bound_gate);
+	pthread_barrier_wait(&gone_gate);
+	errno = 0;
+	if (cpc_set_restart(w->cpc, NULL) != -1 || errno != EINVAL ||
+	    cpc_disable(w->cpc) != -1 || errno != EINVAL) {
+		w->bad++;
+		note(w, "the set destroyed: restart or disable did not fail");
+	}
+	mine = getpid_set(w->cpc);
+	a = mine ? cpc_buf_create(w->cpc, mine) : NULL;
+	b = mine ? cpc_buf_create(w->cpc, mine) : NULL;
+	d = mine ? cpc_buf_create(w->cpc, mine) : NULL;
+	if (d == NULL || cpc_bind_curlwp(w->cpc, mine, 0) != 0) {
+		w->failed++;
+		note(w, "a set of its own: %s", strerror(errno));
+	} else {
+		(void)round_of(w, mine, a, b, d, 30 + w->id);
+	}
+	cpc_buf_destroy(w->cpc, a);
+	cpc_buf_destroy(w->cpc, b);
+	cpc_buf_destroy(w->cpc, d);
+	cpc_set_destroy(w->cpc, mine);
+	return NULL;
+}
+
+static void
+gone(cpc_t *cpc)
+{
+	struct worker w[NTHR];
+	pthread_t t[NTHR];
+	cpc_set_t *set = getpid_set(cpc);
+	int i, wrong = 0, rc;
+
+	if (!tap_ok(set != NULL, "gone: a getpid set"))
+		return;
+	memset(w, 0, sizeof(w));
+	pthread_barrier_init(&bound_gate, NULL, NTHR + 1);
+	pthread_barrier_init(&gone_gate, NULL, NTHR + 1);
+	for (i = 0; i < NTHR; i++) {
+		w[i].cpc = cpc;
+		w[i].set = set;
+		w[i].id = i;
+		pthread_create(&t[i], NULL, gone_main, &w[i]);
+	}
+	pthread_barrier_wait(&bound_gate);
+	rc = cpc_set_destroy(cpc, set);
+	pthread_barrier_wait(&gone_gate);
+	for (i = 0; i < NTHR; i++) {
+		pthread_join(t[i], NULL);
+		if (w[i].bad != 0 || w[i].failed != 0) {
+			if (wrong++ == 0)
+				printf("# gone: thread %d: %s\n", i, w[i].why);
+		}
+	}
+	pthread_barrier_destroy(&bound_gate);
+	pthread_barrier_destroy(&gone_gate);
+	tap_ok(rc == 0 && wrong == 0, "gone: a set bound by %d threads "
+	    "destroyed by another: their calls on it EINVAL, their next set "
+	    "counts exactly", NTHR);
+}
+
 /* own: sets and buffers of its own, made and destroyed each round. */
 static void *
 own_main(void *arg)
@@ -479,6 +557,7 @@ main(void)
 	shared(cpc);
 	ab(cpc);
 	none(cpc);
+	gone(cpc);
 	own(cpc);
 	cpu(cpc);
 	cpc_close(cpc);
