@@ -291,7 +291,7 @@ bind_ctx(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_target *t)
 	    cpc->c_sbe->sb_start(cpc, cx) != 0)
 		goto fail;
 	cx->cx_disabled = 0;
-	cx->cx_binder = (pid_t)syscall(SYS_gettid);
+	cx->cx_binder = cpc_ctx_self();
 	return 0;
 fail:
 	e = errno;
@@ -322,7 +322,7 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 	struct cpc_target t = {
 		.t_kind = CPC_BIND_CURLWP,
 		.t_cpu = -1,
-		.t_tid = (pid_t)syscall(SYS_gettid),
+		.t_tid = cpc_ctx_self(),
 		.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0,
 		.t_emtovf = (flags & CPC_BIND_EMT_OVF) != 0,
 		.t_fn = fn,
@@ -381,7 +381,7 @@ pin(cpc_t *cpc, const char *fn, struct cpc_ctx *cx, processorid_t cpu,
 		return -1;
 	}
 	cx->cx_oldmask = *old;
-	cx->cx_pinned = (pid_t)syscall(SYS_gettid);
+	cx->cx_pinned = cpc_ctx_self();
 	return 0;
 }
 
@@ -392,7 +392,7 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 	struct cpc_target t = {
 		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1, .t_fn = fn,
 	};
-	pid_t self = (pid_t)syscall(SYS_gettid);
+	pid_t self = cpc_ctx_self();
 	struct cpc_ctx *cx;
 	cpu_set_t old, mask;
 	int mine;

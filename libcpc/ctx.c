@@ -55,6 +55,9 @@ static pthread_key_t slot_key;
 static int slot_keyok;
 static pthread_mutex_t tid_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread sigset_t fork_mask;
+/* The calling thread's TID, asked once (0: not yet; a fork forgets it). */
+static __thread pid_t self_tid __attribute__((tls_model("initial-exec")));
+
 
 static void
 slot_lock_take(sigset_t *old)
@@ -130,6 +133,7 @@ fork_parent(void)
 static void
 fork_child(void)
 {
+	self_tid = 0;
 	if (lwp_ctx != NULL)
 		lwp_ctx->cx_slot = NULL;
 	lwp_ctx = NULL;
@@ -141,6 +145,17 @@ slot_init(void)
 {
 	slot_keyok = pthread_key_create(&slot_key, slot_exit) == 0;
 	(void)pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* The TID is kept from when fork_child, which forgets it, is in place. */
+pid_t
+cpc_ctx_self(void)
+{
+	if (self_tid == 0) {
+		pthread_once(&slot_once, slot_init);
+		self_tid = (pid_t)syscall(SYS_gettid);
+	}
+	return self_tid;
 }
 
 /*
@@ -307,7 +322,7 @@ cpc_ctx_unpin(struct cpc_ctx *cx)
 
 	if (cx->cx_kind != CPC_BIND_CPU || tid <= 0)
 		return;
-	if (tid == (pid_t)syscall(SYS_gettid))
+	if (tid == cpc_ctx_self())
 		tid = 0;
 	else if (syscall(SYS_tgkill, getpid(), tid, 0) != 0)
 		tid = -1;	/* that thread has ended */
@@ -429,7 +444,7 @@ take_bound(cpc_set_t *set, const struct cpc_target *t, pid_t self)
 struct cpc_ctx *
 cpc_ctx_take(cpc_set_t *set, const struct cpc_target *t)
 {
-	pid_t self = (pid_t)syscall(SYS_gettid);
+	pid_t self = cpc_ctx_self();
 	struct cpc_ctx *cx, *any = NULL;
 
 	pthread_mutex_lock(&set->cs_lock);

@@ -10,6 +10,8 @@
 
 struct cpc_target;
 
+/* The calling thread's TID (asked of the kernel once). */
+pid_t	cpc_ctx_self(void);
 /* The calling thread's context (cpc_bind_curlwp), or NULL. */
 struct cpc_ctx *cpc_ctx_here(void);
 /* Before a cpc_bind_curlwp: the thread's exit will let its context go. */
