@@ -3,7 +3,7 @@
  * lwpevents.c - the LWP event reports of a set bound with
  * CPC_BIND_LWP_EVENTS (cpc_bind_pctx): the threads its target created,
  * their ends with their own counts, its forks and its exec, as the
- * backend collects them (backends/perf_ends.c).  They are the context's
+ * backend collects them (backends/perf_lwpev.c).  They are the context's
  * that cpc_set_sample reads: the set's most recently bound.
  */
 #include "config.h"

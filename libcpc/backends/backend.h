@@ -6,11 +6,11 @@
  * consistent snapshot, and closes it; it also says whether one event can
  * be opened at all (for listings).  Backends, one file each:
  *
- *	perf.c		perf_event_open(2), the default
+ *	perf.c		perf_event_open(2), the default (perf_impl.h: its
+ *			files, one job each)
  *	msr.c		the x86 PMU through the msr device, for CPUs only
  *			(the kernel-module fallback; msr_pmu.c its registers)
  *	perf_smpl.c	its SMPL requests (struct cpc_smpl_backend below)
- *	perf_user.c	its read of hardware counters in user space
  *
  * A backend works on the context it is given (cpc_impl.h's struct
  * cpc_ctx: the set's requests, the target, the binding's presets), keeps
@@ -115,18 +115,5 @@ struct cpc_smpl_backend {
 };
 
 extern const struct cpc_smpl_backend cpc_sbe_perf;
-
-/*
- * perf.c, for perf_smpl.c: the advice for a failed open, the signal, and
- * the event part of an attribute (struct perf_event_attr, zeroed first:
- * r's event, or with sub its derived event's second half; the dummy
- * event in neither mode; the mode exclusions).
- */
-struct perf_event_attr;
-void	cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
-	    const struct cpc_request *req, const char *target);
-int	cpc_perf_signal(int fd, pid_t tid);
-void	cpc_perf_event_attr(const struct cpc_request *r, int sub,
-	    struct perf_event_attr *a);
 
 #endif /* CPC_BACKEND_H */

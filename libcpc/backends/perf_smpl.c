@@ -38,11 +38,8 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_impl.h"
 #include "perf_ring.h"
-
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
-#endif
 
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
@@ -123,25 +120,15 @@ fill_attr(const struct cpc_ctx *cx, const struct cpc_request *r,
 static long
 perf_open(struct perf_event_attr *a, const struct cpc_ctx *cx, int cpu)
 {
-	pid_t pid = cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid;
-
-	return syscall(SYS_perf_event_open, a, pid, cpu, -1,
-	    PERF_FLAG_FD_CLOEXEC);
-}
-
-static int
-is_clock(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	    (a->config == PERF_COUNT_SW_TASK_CLOCK ||
-	    a->config == PERF_COUNT_SW_CPU_CLOCK);
+	return cpc_perf_open(a, cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid,
+	    cpu, -1);
 }
 
 /*
  * Open event a on cpu: precise where the PMU can (precise_ip from 3
  * down, hardware events), without PERF_FORMAT_LOST on a kernel older
- * than 6.0 (*fmtlost 0), and a clock with the kernel excluded where the
- * user may only so (as perf.c).
+ * than 6.0 (*fmtlost 0); a clock with the kernel excluded where the
+ * user may only so (cpc_perf_open).
  */
 static long
 open_event(struct perf_event_attr *a, const struct cpc_ctx *cx, int cpu, int hw,
@@ -162,10 +149,6 @@ open_event(struct perf_event_attr *a, const struct cpc_ctx *cx, int cpu, int hw,
 			*fmtlost = 0;
 		else
 			a->read_format = PERF_FORMAT_LOST;
-	}
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(a)) {
-		a->exclude_kernel = 1;
-		fd = perf_open(a, cx, cpu);
 	}
 	return fd;
 }
@@ -226,10 +209,7 @@ target_error(cpc_t *cpc, const struct cpc_target *t, int e,
 {
 	char tname[48];
 
-	if (t->t_kind == CPC_BIND_CPU)
-		snprintf(tname, sizeof(tname), "cpu %d", t->t_cpu);
-	else
-		snprintf(tname, sizeof(tname), "thread %d", (int)t->t_tid);
+	cpc_perf_target_name(t, tname, sizeof(tname));
 	cpc_perf_open_error(cpc, t->t_fn, e, r, tname);
 	errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 }
@@ -339,6 +319,8 @@ open_one(cpc_t *cpc, struct cpc_ctx *cx, int k, const struct cpc_target *t)
 			errno = e == EPERM || e == ENOMEM ? EAGAIN : e;
 			return -1;
 		}
+		cpc_ring_init(&((struct ring *)sm->sm_rg)[i], sm->sm_rings[i],
+		    sm->sm_maplen - cpc_ring_pagesz(), &sm->sm_tails[i]);
 	}
 	if (r->cr_flags & CPC_OVF_NOTIFY_EMT)
 		return open_notifier(cpc, cx, r, sm, t);
@@ -425,14 +407,8 @@ perf_smpl_start(cpc_t *cpc, struct cpc_ctx *cx)
 		if (sm_ioctl(sm, 0) != 0)
 			return -1;
 		/* The records of an earlier binding are not this one's. */
-		for (i = 0; i < sm->sm_nring; i++) {
-			struct perf_event_mmap_page *mp = sm->sm_rings[i];
-
-			sm->sm_tails[i] = __atomic_load_n(&mp->data_head,
-			    __ATOMIC_ACQUIRE);
-			__atomic_store_n(&mp->data_tail, sm->sm_tails[i],
-			    __ATOMIC_RELEASE);
-		}
+		for (i = 0; i < sm->sm_nring; i++)
+			cpc_ring_drop(&((struct ring *)sm->sm_rg)[i]);
 		sm->sm_lost0 = 0;
 		if (sm->sm_fmtlost && read_lost(sm, &sm->sm_lost0) != 0)
 			return -1;
@@ -536,37 +512,16 @@ static int
 next_sample(struct ring *rg, struct cpc_smpl *sm,
     struct perf_event_header *h)
 {
-	while (*rg->rg_tail + sizeof(*h) <= rg->rg_head) {
-		uint64_t w = ring_u64(rg, *rg->rg_tail);
+	int rc;
 
-		memcpy(h, &w, sizeof(*h));
-		if (h->size < sizeof(*h) || *rg->rg_tail + h->size >
-		    rg->rg_head)
-			return -1;
+	while ((rc = cpc_ring_next(rg, h)) > 0) {
 		if (h->type == PERF_RECORD_SAMPLE)
 			return 1;
 		if (h->type == PERF_RECORD_LOST && !sm->sm_fmtlost)
 			sm->sm_lost += ring_u64(rg, *rg->rg_tail + 16);
-		*rg->rg_tail += h->size;
+		cpc_ring_consume(rg, h);
 	}
-	return 0;
-}
-
-/* The rings of sm, set up for a read: head, tail. */
-static void
-rings_of(struct cpc_smpl *sm, struct ring *rg)
-{
-	int i;
-
-	for (i = 0; i < sm->sm_nring; i++) {
-		struct perf_event_mmap_page *mp = sm->sm_rings[i];
-
-		rg[i].rg_data = (const char *)mp + cpc_ring_pagesz();
-		rg[i].rg_size = sm->sm_maplen - cpc_ring_pagesz();
-		rg[i].rg_head = __atomic_load_n(&mp->data_head,
-		    __ATOMIC_ACQUIRE);
-		rg[i].rg_tail = &sm->sm_tails[i];
-	}
+	return rc;
 }
 
 /*
@@ -583,7 +538,8 @@ perf_smpl_read(cpc_t *cpc, struct cpc_ctx *cx, int k, struct cpc_bufsmpl *bs)
 	uint64_t lost, oldlost = sm->sm_lost;
 	int i, best;
 
-	rings_of(sm, rg);
+	for (i = 0; i < sm->sm_nring; i++)
+		cpc_ring_read_init(&rg[i]);
 	for (bs->bs_n = 0; bs->bs_n < bs->bs_cap; bs->bs_n++) {
 		best = -1;
 		for (i = 0; i < sm->sm_nring; i++) {
@@ -609,12 +565,10 @@ perf_smpl_read(cpc_t *cpc, struct cpc_ctx *cx, int k, struct cpc_bufsmpl *bs)
 			break;
 		decode_sample(&rg[best], &hb, r->cr_chain > 0,
 		    bs->bs_recs + (size_t)bs->bs_n * bs->bs_recw, bs->bs_recw);
-		*rg[best].rg_tail += hb.size;
+		cpc_ring_consume(&rg[best], &hb);
 	}
 	for (i = 0; i < sm->sm_nring; i++)
-		__atomic_store_n(&((struct perf_event_mmap_page *)
-		    sm->sm_rings[i])->data_tail, sm->sm_tails[i],
-		    __ATOMIC_RELEASE);
+		cpc_ring_read_done(&rg[i]);
 	if (sm->sm_fmtlost) {
 		if (read_lost(sm, &lost) != 0) {
 			int e = errno;

@@ -2,14 +2,14 @@
 /*
  * perf_values.c - a perf group read made the requests' values: the
  * counts less those at the bind, derived requests' differences, scaling
- * when time-shared.  perf.c reads the group; perf_ends.c makes the same
+ * when time-shared.  perf.c reads the group; perf_lwpev.c makes the same
  * shape of an ended thread's READ records.
  */
 #include "config.h"
 
 #include "backend.h"
 #include "perf_ctx.h"
-#include "perf_ends.h"
+#include "perf_lwpev.h"
 
 /*
  * The requests' values from a group read's shape rb (nr, enabled and

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends_walk.c - the records of a set bound with CPC_BIND_LWP_EVENTS
- * (perf_ends.c has its rings and why there are several), read as
+ * perf_lwpev_walk.c - the records of a set bound with CPC_BIND_LWP_EVENTS
+ * (perf_lwpev.c has its rings and why there are several), read as
  * cpc_lwp_events reports.
  *
  * Records come in time order within a ring and are merged by time.  What
@@ -31,9 +31,9 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
-#include "perf_ends.h"
+#include "perf_lwpev.h"
 #include "perf_ring.h"
-#include "perf_ends_impl.h"
+#include "perf_lwpev_impl.h"
 
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
@@ -357,67 +357,65 @@ on_record(struct walk *w, const struct ring *rg,
 static uint64_t
 head_of(const struct ering *r)
 {
-	const struct perf_event_mmap_page *mp = r->r_map;
-
-	return r->r_map == NULL ? r->r_tail :
-	    __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-}
-
-/* The header of the record at off in r. */
-static struct perf_event_header
-header_at(const struct ering *r, uint64_t off)
-{
-	struct perf_event_header h;
-	uint64_t word = ring_u64(&r->r_rg, off);
-
-	memcpy(&h, &word, sizeof(h));
-	return h;
-}
-
-/* Whether the record at off in r, before lim, is one to read. */
-static int
-rec_ok(const struct ering *r, uint64_t off, uint64_t lim)
-{
-	struct perf_event_header h = header_at(r, off);
-
-	return h.size >= sizeof(h) + 24 && off + h.size <= lim;
+	return r->r_map == NULL ? r->r_tail : cpc_ring_head(&r->r_rg);
 }
 
 /*
- * How far this walk reads each ring (see the top): the READ rings to
- * their heads, loaded between two loads of the CPU rings' heads, which
- * are read to the second but for an exec's COMM (FORKS: or an EXIT)
- * seen only then.  The time of the first such record, or INT64_MAX:
- * nothing later is read.
+ * The ring reader's next record (cpc_ring_next), one to read only with
+ * the sample_id that every record here ends with: else damaged (-1).
+ */
+static int
+rec_next(const struct ring *rg, struct perf_event_header *h)
+{
+	int rc = cpc_ring_next(rg, h);
+
+	return rc > 0 && h->size < sizeof(*h) + 24 ? -1 : rc;
+}
+
+/* An exec's COMM, or (FORKS) a thread's EXIT: the walk waits for it. */
+static int
+waits(const struct cpc_lwpev *en, const struct perf_event_header *h)
+{
+	return (h->type == PERF_RECORD_COMM &&
+	    (h->misc & PERF_RECORD_MISC_COMM_EXEC)) ||
+	    (h->type == PERF_RECORD_EXIT && en->e_tree);
+}
+
+/*
+ * How far this walk reads each ring (see the top; each ring's rg_head):
+ * the READ rings to their heads, loaded between two loads of the CPU
+ * rings' heads, which are read to the second but for an exec's COMM
+ * (FORKS: or an EXIT) seen only then.  The time of the first such
+ * record, or INT64_MAX: nothing later is read.
  */
 static hrtime_t
 walk_limits(struct cpc_lwpev *en)
 {
+	struct perf_event_header h;
 	hrtime_t stop = INT64_MAX;
 	int i;
 
 	for (i = en->e_nread; i < en->e_nring; i++)
-		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+		en->e_ring[i].r_rg.rg_head = head_of(&en->e_ring[i]);
 	for (i = 0; i < en->e_nread; i++)
-		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+		en->e_ring[i].r_rg.rg_head = head_of(&en->e_ring[i]);
 	for (i = en->e_nread; i < en->e_nring; i++) {
 		struct ering *r = &en->e_ring[i];
-		uint64_t off = r->r_lim, head = head_of(r);
+		uint64_t off = r->r_rg.rg_head;
+		struct ring ahead = r->r_rg;	/* a look past the limit */
 
-		while (off + 8 <= head && rec_ok(r, off, head)) {
-			struct perf_event_header h = header_at(r, off);
-
-			if ((h.type == PERF_RECORD_COMM &&
-			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) ||
-			    (h.type == PERF_RECORD_EXIT && en->e_tree)) {
+		ahead.rg_tail = &off;
+		ahead.rg_head = head_of(r);
+		while (rec_next(&ahead, &h) > 0) {
+			if (waits(en, &h)) {
 				hrtime_t t = REC_TIME(&r->r_rg, off + h.size);
 
 				stop = t < stop ? t : stop;
 				break;
 			}
-			off += h.size;
+			cpc_ring_consume(&ahead, &h);
 		}
-		r->r_lim = off;
+		r->r_rg.rg_head = off;
 	}
 	return stop;
 }
@@ -430,27 +428,26 @@ walk_limits(struct cpc_lwpev *en)
 static int
 oldest(cpc_t *cpc, struct cpc_lwpev *en, hrtime_t stop)
 {
+	struct perf_event_header h;
 	hrtime_t best = stop;
-	int i, at = -1;
+	int i, rc, at = -1;
 
 	for (i = 0; i < en->e_nring; i++) {
 		struct ering *r = &en->e_ring[i];
 		hrtime_t t;
 
-		if (r->r_tail + 8 > r->r_lim)
+		if ((rc = rec_next(&r->r_rg, &h)) == 0)
 			continue;
 		if (r->r_tnat == r->r_tail + 1) {
 			t = r->r_tnext;		/* known from the last look */
-		} else if (!rec_ok(r, r->r_tail, r->r_lim)) {
-			report(cpc, "cpc_lwp_events", -1, "a ring of thread "
+		} else if (rc < 0) {
+			report(cpc, "cpc_lwp_events", -1, "a ring of LWP event "
 			    "reports is damaged (a record of %u bytes): the "
-			    "rest of it is dropped",
-			    (unsigned)header_at(r, r->r_tail).size);
-			r->r_tail = r->r_lim;
+			    "rest of it is dropped", (unsigned)h.size);
+			r->r_tail = r->r_rg.rg_head;
 			continue;
 		} else {
-			t = REC_TIME(&r->r_rg, r->r_tail +
-			    header_at(r, r->r_tail).size);
+			t = REC_TIME(&r->r_rg, r->r_tail + h.size);
 			r->r_tnext = t;
 			r->r_tnat = r->r_tail + 1;
 		}
@@ -504,21 +501,20 @@ cpc_perf_lwp_events(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf,
 	stop = walk_limits(en);
 	while (!halt && !en->e_done && (at = oldest(cpc, en, stop)) >= 0) {
 		struct ering *r = &en->e_ring[at];
-		struct perf_event_header h = header_at(r, r->r_tail);
+		struct perf_event_header h = cpc_ring_header(&r->r_rg,
+		    r->r_tail);
 
 		halt = on_record(&w, &r->r_rg, &h);
 		tlast = REC_TIME(&r->r_rg, r->r_tail + h.size);
-		r->r_tail += h.size;
+		cpc_ring_consume(&r->r_rg, &h);
 	}
 	for (i = 0; i < en->e_nring; i++)
 		if (en->e_ring[i].r_map != NULL)
-			__atomic_store_n(&((struct perf_event_mmap_page *)
-			    en->e_ring[i].r_map)->data_tail,
-			    en->e_ring[i].r_tail, __ATOMIC_RELEASE);
+			cpc_ring_read_done(&en->e_ring[i].r_rg);
 	if (tlast != 0)
 		pend_prune(en, tlast);
 	if (en->e_done)
-		cpc_perf_ends_cpus_close(en);
+		cpc_perf_lwpev_cpus_close(en);
 	return w.w_n;
 }
 
