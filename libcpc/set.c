@@ -132,14 +132,16 @@ check_flags(cpc_t *cpc, const char *fn, const struct cpc_request *r)
 	return 0;
 }
 
-CPC_EXPORT int
-cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
-    uint64_t preset, uint_t flags, uint_t nattrs, const cpc_attr_t *attrs)
+/*
+ * cpc_set_add_request's arguments before the event is looked at: the
+ * set the handle's and bound nowhere, the attributes named, room for one
+ * more request.  0, or -1 (EINVAL).
+ */
+static int
+add_ok(cpc_t *cpc, const char *fn, cpc_set_t *set, const char *event,
+    uint_t nattrs, const cpc_attr_t *attrs)
 {
-	static const char fn[] = "cpc_set_add_request";
-	struct cpc_request r, *nr;
 	uint_t a;
-	int e;
 
 	if (set == NULL || event == NULL || !cpc_set_owned(cpc, set) ||
 	    cpc_set_busy(set) || (nattrs > 0 && attrs == NULL)) {
@@ -159,6 +161,19 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		    "%u requests here", cpc_platform(cpc)->pf_npic);
 		return -1;
 	}
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
+    uint64_t preset, uint_t flags, uint_t nattrs, const cpc_attr_t *attrs)
+{
+	static const char fn[] = "cpc_set_add_request";
+	struct cpc_request r, *nr;
+	int e;
+
+	if (add_ok(cpc, fn, set, event, nattrs, attrs) != 0)
+		return -1;
 	memset(&r, 0, sizeof(r));
 	r.cr_preset = preset;
 	r.cr_flags = flags;

@@ -28,6 +28,49 @@ read_int_file(const char *path, int *val)
 	return ok ? 0 : -1;
 }
 
+/* Not allowed: what perf_event_paranoid says, and what would allow it. */
+static void
+advise_perm(cpc_t *cpc, const char *fn, int err,
+    const struct cpc_request *req, const char *target)
+{
+	const char *ev = req->cr_event;
+	int paranoid = 0;
+
+	if (read_int_file("/proc/sys/kernel/perf_event_paranoid",
+	    &paranoid) != 0)
+		paranoid = 2;
+	if (req->cr_ev.ev_kind == EVK_TRACEPOINT)
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s (tracepoints "
+		    "need root or CAP_PERFMON; perf_event_paranoid is %d)", ev,
+		    target, strerror(err), paranoid);
+	else if (strncmp(target, "cpu", 3) == 0)
+		report(cpc, fn, -1, "cannot count on %s: %s (per-CPU counting "
+		    "needs root, CAP_PERFMON, or kernel.perf_event_paranoid <= "
+		    "0; it is %d)", target, strerror(err), paranoid);
+	else
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s "
+		    "(perf_event_paranoid is %d: without CAP_PERFMON only "
+		    "user-mode events of your own threads can be counted at 2, "
+		    "set it to 1 to count kernel mode too)", ev, target,
+		    strerror(err), paranoid);
+}
+
+/* Refused as invalid: a hardware group that does not fit, or settings. */
+static void
+advise_inval(cpc_t *cpc, const char *fn, int err,
+    const struct cpc_request *req, const char *target)
+{
+	if (req->cr_ev.ev_hw)
+		report(cpc, fn, CPC_RESOURCE_UNAVAIL, "cannot count '%s' on "
+		    "%s: Hardware resource unavailable (the set's requests do "
+		    "not fit the PMU's counters together, or an attribute is "
+		    "invalid)", req->cr_event, target);
+	else
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s (the kernel "
+		    "refused the event's settings)", req->cr_event, target,
+		    strerror(err));
+}
+
 /*
  * The one place that turns a failed counter open into advice.  target is
  * "cpu 3", "thread 1234", ...
@@ -36,72 +79,43 @@ void
 cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
     const struct cpc_request *req, const char *target)
 {
-	int paranoid = 0;
-	const char *ev = req->cr_event;
+	const char *ev = req->cr_event, *why = NULL;
 
-	errno = err;
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		if (read_int_file("/proc/sys/kernel/perf_event_paranoid",
-		    &paranoid) != 0)
-			paranoid = 2;
-		if (req->cr_ev.ev_kind == EVK_TRACEPOINT)
-			report(cpc, fn, -1, "cannot count '%s' on %s: %s "
-			    "(tracepoints need root or CAP_PERFMON; "
-			    "perf_event_paranoid is %d)", ev, target,
-			    strerror(err), paranoid);
-		else if (strncmp(target, "cpu", 3) == 0)
-			report(cpc, fn, -1, "cannot count on %s: %s "
-			    "(per-CPU counting needs root, CAP_PERFMON, or "
-			    "kernel.perf_event_paranoid <= 0; it is %d)",
-			    target, strerror(err), paranoid);
-		else
-			report(cpc, fn, -1, "cannot count '%s' on %s: %s "
-			    "(perf_event_paranoid is %d: without CAP_PERFMON "
-			    "only user-mode events of your own threads can be "
-			    "counted at 2, set it to 1 to count kernel mode "
-			    "too)", ev, target, strerror(err), paranoid);
+		advise_perm(cpc, fn, err, req, target);
 		break;
 	case ENOENT:
 	case EOPNOTSUPP:
 		if (req->cr_ev.ev_hw && !cpc->c_hwpmu)
 			report(cpc, fn, -1, "cannot count '%s': no hardware "
-			    "PMU (virtual machine without a virtual PMU?)",
-			    ev);
+			    "PMU (virtual machine without a virtual PMU?)", ev);
 		else
-			report(cpc, fn, -1, "cannot count '%s' on %s: the "
-			    "kernel does not support this event (%s)", ev,
-			    target, strerror(err));
+			why = "the kernel does not support this event";
 		break;
 	case EINVAL:
-		if (req->cr_ev.ev_hw)
-			report(cpc, fn, CPC_RESOURCE_UNAVAIL, "cannot count "
-			    "'%s' on %s: Hardware resource unavailable (the "
-			    "set's requests do not fit the PMU's counters "
-			    "together, or an attribute is invalid)", ev,
-			    target);
-		else
-			report(cpc, fn, -1, "cannot count '%s' on %s: %s "
-			    "(the kernel refused the event's settings)", ev,
-			    target, strerror(err));
+		advise_inval(cpc, fn, err, req, target);
 		break;
 	case ENODEV:
 	case ENXIO:
-		report(cpc, fn, -1, "cannot count '%s' on %s: %s (CPU "
-		    "offline?)", ev, target, strerror(err));
+		why = "CPU offline?";
 		break;
 	case EMFILE:
 	case ENFILE:
-		report(cpc, fn, -1, "cannot count '%s' on %s: %s (raise "
-		    "the open-file limit: ulimit -n)", ev, target,
-		    strerror(err));
+		why = "raise the open-file limit: ulimit -n";
 		break;
 	default:
-		report(cpc, fn, -1, "cannot count '%s' on %s: %s", ev,
-		    target, strerror(err));
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s", ev, target,
+		    strerror(err));
 		break;
 	}
+	if (why != NULL && (err == ENOENT || err == EOPNOTSUPP))
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s (%s)", ev,
+		    target, why, strerror(err));
+	else if (why != NULL)
+		report(cpc, fn, -1, "cannot count '%s' on %s: %s (%s)", ev,
+		    target, strerror(err), why);
 	errno = err;
 }
 
