@@ -18,7 +18,9 @@
  *	bound with cpc_bind_cpu		as its set's cs_cur (one at a time)
  *
  * A context another thread may read (cs_cur) is read under the set's
- * lock, which every take holds: no bind closes a group under a reader.
+ * lock, which every take holds: no bind closes a group under a reader,
+ * and a context seen FREE or BOUND under the lock keeps its fields until
+ * the lock is let go (only its taker writes them, once TAKEN).
  * The lock is recursive, so that a signal handler binding a set cannot
  * find it taken by the code it interrupted; the list and the states
  * change by atomic operations only, which such a handler may interleave.
@@ -472,26 +474,31 @@ cpc_ctx_fail(struct cpc_ctx *cx)
 	let_go(cx);
 }
 
-/* A taken context counts for its target now. */
+/*
+ * A taken context counts for its target now.  Once BOUND, a CPU's
+ * context may be taken by another thread's bind at once: nothing of it
+ * is read after that.
+ */
 void
 cpc_ctx_publish(struct cpc_ctx *cx)
 {
 	cpc_set_t *set = cx->cx_set;
+	enum cpc_bindkind kind = cx->cx_kind;
 
-	if (cx->cx_kind == CPC_BIND_PCTX) {
-		tid_take(cx);
-	} else {
-		__atomic_store_n(&cx->cx_state, CX_BOUND, __ATOMIC_RELEASE);
-		if (cx->cx_kind == CPC_BIND_CURLWP)
-			slot_take(cx);
-	}
 	/* The most recent other than a thread's own (which no other reads). */
 	pthread_mutex_lock(&set->cs_lock);
-	if (cx->cx_kind != CPC_BIND_CURLWP)
+	if (kind != CPC_BIND_CURLWP)
 		set->cs_cur = cx;
 	else if (set->cs_cur == cx)
 		set->cs_cur = NULL;
 	pthread_mutex_unlock(&set->cs_lock);
+	if (kind == CPC_BIND_PCTX) {
+		tid_take(cx);
+	} else {
+		__atomic_store_n(&cx->cx_state, CX_BOUND, __ATOMIC_RELEASE);
+		if (kind == CPC_BIND_CURLWP)
+			slot_take(cx);
+	}
 }
 
 /* cx, BOUND, counts no more: stopped, unpinned, FREE. */
@@ -567,18 +574,22 @@ cpc_set_busy(cpc_set_t *set)
 	return 0;
 }
 
-/* Whether set is bound with cpc_bind_curlwp by some thread. */
+/*
+ * Whether set is bound with cpc_bind_curlwp by some thread.  Under the
+ * set's lock: a context seen BOUND keeps its fields while it is held.
+ */
 int
 cpc_set_lwp_bound(cpc_set_t *set)
 {
 	struct cpc_ctx *cx;
+	int found = 0;
 
-	for (cx = __atomic_load_n(&set->cs_ctx, __ATOMIC_ACQUIRE); cx != NULL;
-	    cx = cx->cx_next)
-		if (__atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
-		    CX_BOUND && cx->cx_kind == CPC_BIND_CURLWP)
-			return 1;
-	return 0;
+	pthread_mutex_lock(&set->cs_lock);
+	for (cx = set->cs_ctx; cx != NULL && !found; cx = cx->cx_next)
+		found = __atomic_load_n(&cx->cx_state, __ATOMIC_ACQUIRE) ==
+		    CX_BOUND && cx->cx_kind == CPC_BIND_CURLWP;
+	pthread_mutex_unlock(&set->cs_lock);
+	return found;
 }
 
 /*

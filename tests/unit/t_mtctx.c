@@ -21,6 +21,10 @@
  *		the group's read and its time stamp once made the library
  *		report the CPU gone, EIO), and each counts at least the calls
  *		its own thread made there
+ *   cpumove	one set bound with cpc_bind_cpu by 8 threads in turn: a set
+ *		has one CPU context, which each bind moves; every call
+ *		succeeds, or fails with EINVAL or EAGAIN (the context moved
+ *		away), never otherwise, and nothing is corrupted
  *
  * Oracle: syscalls:sys_enter_getpid counts getpid calls exactly, per
  * thread.  Run 100 times in a row, under ASan and under TSan (make
@@ -544,6 +548,51 @@ cpu(cpc_t *cpc)
 	    eio);
 }
 
+/* cpumove: bind, sample, unbind one shared set, over and over. */
+static void *
+cpumove_main(void *arg)
+{
+	struct worker *w = arg;
+	cpc_buf_t *a = cpc_buf_create(w->cpc, w->set);
+	int i;
+
+	pthread_barrier_wait(&gate);
+	for (i = 0; a != NULL && i < 200; i++) {
+		errno = 0;
+		if (cpc_bind_cpu(w->cpc, w->cpu, w->set, 0) != 0 ||
+		    cpc_set_sample(w->cpc, w->set, a) != 0 ||
+		    cpc_unbind(w->cpc, w->set) != 0) {
+			if (errno != EINVAL && errno != EAGAIN) {
+				w->failed++;
+				note(w, "round %d: %s", i, strerror(errno));
+			}
+		}
+	}
+	cpc_buf_destroy(w->cpc, a);
+	return NULL;
+}
+
+static void
+cpumove(cpc_t *cpc)
+{
+	struct worker w[NTHR];
+	cpc_set_t *set = getpid_set(cpc);
+	int i;
+
+	if (!tap_ok(set != NULL, "cpumove: a getpid set"))
+		return;
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < NTHR; i++) {
+		w[i].cpc = cpc;
+		w[i].set = set;
+		w[i].cpu = i % 2;
+	}
+	tap_ok(run(cpumove_main, w, "cpumove") == 0, "cpumove: one set bound "
+	    "to CPUs by %d threads in turn: each call succeeds or is EINVAL "
+	    "or EAGAIN", NTHR);
+	tap_ok(cpc_set_destroy(cpc, set) == 0, "cpumove: the set destroyed");
+}
+
 int
 main(void)
 {
@@ -560,6 +609,8 @@ main(void)
 	gone(cpc);
 	own(cpc);
 	cpu(cpc);
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+		cpumove(cpc);
 	cpc_close(cpc);
 	return tap_done();
 }
