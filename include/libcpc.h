@@ -32,6 +32,11 @@ extern "C" {
 
 #define CPC_VER_NONE		0
 #define CPC_VER_CURRENT		2
+/*
+ * Solaris 11's cpc_open version for counting only: a handle opened so
+ * refuses SMPL requests (CPC_HW_SMPL).  The value is this library's.
+ */
+#define CPC_VER_CPC_ONLY	3
 
 /* Request flags (cpc_set_add_request). */
 #define CPC_OVF_NOTIFY_EMT	0x1
@@ -43,8 +48,10 @@ extern "C" {
 /* Bind flags. */
 #define CPC_BIND_LWP_INHERIT	0x1
 #define CPC_BIND_EMT_OVF	0x2
-#define CPC_BIND_LWP_ENDS	0x100	/* Linux: cpc_bind_pctx, see there */
-#define CPC_BIND_LWP_FORKS	0x200	/* Linux: with CPC_BIND_LWP_ENDS */
+#define CPC_BIND_LWP_EVENTS	0x100	/* Linux: cpc_bind_pctx, see there */
+#define CPC_BIND_LWP_FORKS	0x200	/* Linux: with CPC_BIND_LWP_EVENTS */
+/* The former name of CPC_BIND_LWP_EVENTS, kept for old sources. */
+#define CPC_BIND_LWP_ENDS	CPC_BIND_LWP_EVENTS
 
 /* Capabilities (cpc_caps). */
 #define CPC_CAP_OVERFLOW_INTERRUPT	0x1
@@ -146,7 +153,10 @@ typedef struct {
 typedef void (cpc_errhndlr_t)(const char *fn, int subcode, const char *fmt,
     va_list ap);
 
-/* Handle.  cpc_open(CPC_VER_CURRENT) or NULL with errno. */
+/*
+ * Handle.  cpc_open(CPC_VER_CURRENT), or CPC_VER_CPC_ONLY (no SMPL
+ * requests), or NULL with errno (EINVAL for another version).
+ */
 cpc_t		*cpc_open(int ver);
 /* Unbinds and destroys every set and buffer of the handle; always 0. */
 int		 cpc_close(cpc_t *cpc);

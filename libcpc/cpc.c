@@ -64,7 +64,7 @@ cpc_open(int ver)
 {
 	cpc_t *cpc;
 
-	if (ver != CPC_VER_CURRENT) {
+	if (ver != CPC_VER_CURRENT && ver != CPC_VER_CPC_ONLY) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -79,6 +79,7 @@ cpc_open(int ver)
 	}
 	pthread_mutex_init(&cpc->c_lock, NULL);
 	cpc->c_sbe = &cpc_sbe_perf;
+	cpc->c_cpconly = ver == CPC_VER_CPC_ONLY;
 	return cpc;
 }
 

@@ -26,20 +26,14 @@
 #include "platform.h"
 #include "catalogue.h"
 
+/* A request as added: a template that binding never changes. */
 struct cpc_request {
 	char		*cr_event;
 	uint64_t	 cr_preset;	/* as added (cpc_walk_requests, bind) */
-	uint64_t	 cr_cur;	/* in force in this binding */
 	uint_t		 cr_flags;
 	uint_t		 cr_nattrs;
 	cpc_attr_t	*cr_attrs;	/* copied, names owned */
 	int		 cr_picnum;	/* -1 when not pinned */
-	int		 cr_ovf;	/* overflows in this binding: the
-					   flag, or CPC_BIND_EMT_OVF */
-	int		 cr_armed;	/* the next overflow stops the set */
-	uint64_t	 cr_period;	/* overflow: 2^64 - preset, in force */
-	uint64_t	 cr_next;	/* cpc_request_preset: the preset */
-	int		 cr_hasnext;	/* from the next cpc_set_restart */
 	struct cpc_event cr_ev;
 	/* CPC_HW_SMPL (smpl.c); period= on a counting request too. */
 	int		 cr_smpl;	/* a SMPL request */
@@ -49,6 +43,17 @@ struct cpc_request {
 					   depth, else at most that */
 	uint_t		 cr_recw;	/* uint64_t items of one record */
 	int		 cr_hasperiod;	/* period= gave the preset */
+};
+
+/* A request in one binding (a context's, per request). */
+struct cpc_ctxreq {
+	uint64_t	 cq_cur;	/* the preset in force */
+	int		 cq_ovf;	/* overflows: the flag, or
+					   CPC_BIND_EMT_OVF */
+	int		 cq_armed;	/* the next overflow stops the set */
+	uint64_t	 cq_period;	/* overflow: 2^64 - preset, in force */
+	uint64_t	 cq_next;	/* cpc_request_preset: the preset */
+	int		 cq_hasnext;	/* from the next cpc_set_restart */
 };
 
 #define CPC_REQ_FLAGS	(CPC_OVF_NOTIFY_EMT | CPC_COUNT_USER | \
@@ -91,61 +96,75 @@ enum cpc_bindkind {
 	CPC_BIND_PCTX,		/* another thread, by TID */
 };
 
-/* cs_ends, t_ends: CPC_BIND_LWP_FORKS as well (the forked processes). */
-#define CPC_ENDS_TREE	2
+/* cx_lwpev, t_lwpev: CPC_BIND_LWP_FORKS as well (the forked processes). */
+#define CPC_LWPEV_TREE	2
 
 /*
- * A set.  The kernel group (cs_fds) may outlive a binding: cpc_unbind only
- * disables it, so that binding the same set to the same target again just
- * resets and enables it.  cs_open says the fds exist; cs_bound says the
- * set is counting for the user.
+ * A set is its requests: a template that binding never changes.  Each
+ * bind makes a context (struct cpc_ctx, ctx.c) of what the backend
+ * opened for that target, as the illumos kernel keeps a counter context
+ * per LWP: one set may be bound by many threads at once.
+ *
+ * cs_ctx lists every context of the set, newest first.  A context is
+ * added under cs_lock and stays in the list until the set is released
+ * (cpc_set_destroy, cpc_set_add_request, or an error that closes it),
+ * which no other call on the set may overlap; so the list may be walked
+ * without the lock.  cs_cur is the context cpc_set_sample reads for a
+ * thread that has no context of its own for the set: the most recently
+ * bound with cpc_bind_pctx or cpc_bind_cpu (illumos's cs_id).
  */
 struct cpc_set {
 	struct cpc_request	*cs_reqs;
 	int			 cs_nreqs;
 	int			 cs_nalloc;
-	int			 cs_open;
-	int			 cs_bound;
-	enum cpc_bindkind	 cs_kind;	/* target of the open group */
-	int			 cs_cpu;	/* CPC_BIND_CPU */
-	pid_t			 cs_tid;	/* CURLWP, PCTX */
-	int			 cs_inherit;	/* CPC_BIND_LWP_INHERIT */
-	int			 cs_ends;	/* CPC_BIND_LWP_ENDS: 1, or
-						   CPC_ENDS_TREE with FORKS */
-	struct cpc_ends		*cs_endst;	/* its reports (backend's) */
-	int			 cs_emtovf;	/* CPC_BIND_EMT_OVF */
-	int			*cs_fds;	/* in open order: the leader, */
-	int			 cs_nfds;	/* the rest, derived seconds */
-	int			*cs_pos;	/* request -> its cs_fds index */
-	int			 cs_ovf;	/* has CPC_OVF_NOTIFY_EMT requests */
-	int			 cs_fresh;	/* opened, never enabled: all 0 */
-	int			 cs_onopen;	/* leader opened enabled */
-	uint64_t		*cs_base;	/* per fd: its count at the bind */
-	uint64_t		*cs_off;	/* per request: its preset less
-						   its fd's cs_base (perf.c) */
-	int			 cs_disabled;	/* cpc_disable */
-	uint64_t		 cs_tick0;	/* tick at bind */
-	cpu_set_t		 cs_oldmask;	/* affinity before bind_cpu */
-	pid_t			 cs_pinned;	/* the thread bind_cpu pinned */
-	uint64_t		 cs_ena0;	/* enabled/running ns at */
-	uint64_t		 cs_run0;	/* the last bind */
-	uint64_t		 cs_enalast;	/* enabled ns at the last read, */
-	hrtime_t		 cs_hrlast;	/* and its CLOCK_MONOTONIC */
-	uint64_t		 cs_ena;	/* enabled and running ns from */
-	uint64_t		 cs_run;	/* the bind to the last read */
-	void			*cs_rdbuf;	/* group read buffer */
-	size_t			 cs_rdlen;
-	struct cpc		*cs_cpc;	/* the handle it was made by */
-	const struct cpc_backend *cs_be;	/* that opens and counts it */
-	struct cpc_set	       **cs_slot;	/* bound with cpc_bind_curlwp:
-						   that thread's slot */
-	struct cpc_set		*cs_tnext;	/* bound with cpc_bind_pctx: */
-	int			 cs_indexed;	/* in bind.c's TID index */
 	int			 cs_nsmpl;	/* SMPL requests */
-	struct cpc_smpl		*cs_smpl;	/* per request, when open */
-	void			*cs_user;	/* backends/perf_user.c */
-	/* The backend's whole cpc_set_sample for this set, or NULL. */
-	int			(*cs_sample)(struct cpc *, struct cpc_set *,
+	struct cpc		*cs_cpc;	/* the handle it was made by */
+	pthread_mutex_t		 cs_lock;	/* recursive: contexts */
+	struct cpc_ctx		*cs_ctx;	/* every context, newest first */
+	struct cpc_ctx		*cs_cur;	/* most recent pctx or cpu one */
+};
+
+/* A context's state: its transitions are atomic (ctx.c). */
+#define CX_FREE		0	/* unbound: any bind may take it */
+#define CX_TAKEN	1	/* a bind is opening or starting it */
+#define CX_BOUND	2	/* counting for its target */
+
+/*
+ * A context: one binding of a set to one target (a thread, a thread of
+ * a controlled process, a CPU), and all the kernel state it holds.  The
+ * backend that counts it allocates it (be_ctxsize: its own state after
+ * these fields; cx_rq after that).  A context kept after cpc_unbind
+ * (CX_FREE, still open) makes binding the set to the same target again
+ * a restart: closing a tracepoint event costs tens of milliseconds.
+ */
+struct cpc_ctx {
+	struct cpc_set		*cx_set;
+	struct cpc		*cx_cpc;	/* the set's handle */
+	struct cpc_ctx		*cx_next;	/* in cs_ctx */
+	int			 cx_state;	/* CX_*, atomic */
+	int			 cx_nreqs;	/* the set's */
+	struct cpc_ctxreq	*cx_rq;		/* per request */
+	const struct cpc_backend *cx_be;	/* that opened it */
+	int			 cx_open;	/* the backend's state exists */
+	enum cpc_bindkind	 cx_kind;	/* its target */
+	int			 cx_cpu;	/* CPC_BIND_CPU, else -1 */
+	pid_t			 cx_tid;	/* CURLWP, PCTX */
+	int			 cx_inherit;	/* CPC_BIND_LWP_INHERIT */
+	int			 cx_lwpev;	/* CPC_BIND_LWP_EVENTS: 1, or
+						   CPC_LWPEV_TREE with FORKS */
+	int			 cx_emtovf;	/* CPC_BIND_EMT_OVF */
+	int			 cx_disabled;	/* cpc_disable */
+	uint64_t		 cx_tick0;	/* tick at bind */
+	cpu_set_t		 cx_oldmask;	/* affinity before bind_cpu */
+	pid_t			 cx_pinned;	/* the thread bind_cpu pinned */
+	pid_t			 cx_binder;	/* the thread that bound it */
+	struct cpc_ctx	       **cx_slot;	/* cpc_bind_curlwp: the bound
+						   thread's (ctx.c) */
+	struct cpc_ctx		*cx_tnext;	/* cpc_bind_pctx: TID index */
+	int			 cx_indexed;	/* in that index */
+	struct cpc_smpl		*cx_smpl;	/* per request, when open */
+	/* The backend's whole cpc_set_sample for it, or NULL. */
+	int			(*cx_sample)(struct cpc *, struct cpc_ctx *,
 				    struct cpc_buf *);
 };
 
@@ -205,6 +224,7 @@ struct cpc {
 	int			 c_hwpmu;	/* kernel has a core PMU, or
 						   the msr backend counts */
 	const struct cpc_smpl_backend *c_sbe;	/* SMPL requests (perf) */
+	int			 c_cpconly;	/* CPC_VER_CPC_ONLY: no SMPL */
 	int			 c_described;	/* c_lock: c_pf filled */
 	struct cpc_platform	 c_pf;		/* npic, names, vendor */
 	struct cpc_evcache	 c_evcache[CPC_EVCACHE];	/* c_lock */
@@ -265,14 +285,19 @@ void	cpc_smpl_walk_attrs(void *arg, void (*fn)(void *arg, const char *attr));
 int	cpc_smpl_buf_init(cpc_buf_t *buf, const cpc_set_t *set);
 void	cpc_smpl_buf_free(cpc_buf_t *buf);
 /* Move the records collected since the last sample into buf. */
-int	cpc_smpl_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf);
+int	cpc_smpl_sample(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf);
 void	cpc_smpl_buf_copy(cpc_buf_t *ds, const cpc_buf_t *src);
 void	cpc_smpl_buf_zero(cpc_buf_t *buf);
 
-/* bind.c */
+/* ctx.c (and ctx.h for the binding files) */
+/* Every context of set closed and freed. */
 void	cpc_set_release(cpc_t *cpc, cpc_set_t *set);
+/* Whether any context of set is bound (or being bound). */
+int	cpc_set_busy(cpc_set_t *set);
 /* The backend that counts set's requests (see CPC_MSR_NONE). */
 const struct cpc_backend *cpc_set_backend(cpc_t *cpc, const cpc_set_t *set);
+
+/* bind.c */
 /*
  * A preset that would overflow r's event sooner than the backend can
  * safely arm: reported (fn), errno EINVAL, -1.  0 when it is long enough.

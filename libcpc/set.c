@@ -14,16 +14,20 @@ CPC_EXPORT cpc_set_t *
 cpc_set_create(cpc_t *cpc)
 {
 	struct cpc_set *set;
+	pthread_mutexattr_t ma;
 
 	if ((set = calloc(1, sizeof(*set))) == NULL)
 		return NULL;
-	set->cs_kind = CPC_BIND_NONE;
 	set->cs_cpc = cpc;
-	set->cs_be = cpc->c_be;
+	/* Recursive: a signal handler may bind it (ctx.c). */
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&set->cs_lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	pthread_mutex_lock(&cpc->c_lock);
 	if (cpc_objtab_add(&cpc->c_sets, set) != 0) {
 		pthread_mutex_unlock(&cpc->c_lock);
-		free(set);
+		cpc_set_free(set);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -50,8 +54,7 @@ cpc_set_free(cpc_set_t *set)
 	for (i = 0; i < set->cs_nreqs; i++)
 		request_free(&set->cs_reqs[i]);
 	free(set->cs_reqs);
-	free(set->cs_base);	/* the perf backend's block, cs_fds in it */
-	free(set->cs_rdbuf);
+	pthread_mutex_destroy(&set->cs_lock);
 	free(set);
 }
 
@@ -129,17 +132,19 @@ check_flags(cpc_t *cpc, const char *fn, const struct cpc_request *r)
 	return 0;
 }
 
-CPC_EXPORT int
-cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
-    uint64_t preset, uint_t flags, uint_t nattrs, const cpc_attr_t *attrs)
+/*
+ * cpc_set_add_request's arguments before the event is looked at: the
+ * set the handle's and bound nowhere, the attributes named, room for one
+ * more request.  0, or -1 (EINVAL).
+ */
+static int
+add_ok(cpc_t *cpc, const char *fn, cpc_set_t *set, const char *event,
+    uint_t nattrs, const cpc_attr_t *attrs)
 {
-	static const char fn[] = "cpc_set_add_request";
-	struct cpc_request r, *nr;
 	uint_t a;
-	int e;
 
 	if (set == NULL || event == NULL || !cpc_set_owned(cpc, set) ||
-	    set->cs_bound || (nattrs > 0 && attrs == NULL)) {
+	    cpc_set_busy(set) || (nattrs > 0 && attrs == NULL)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -156,6 +161,19 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		    "%u requests here", cpc_platform(cpc)->pf_npic);
 		return -1;
 	}
+	return 0;
+}
+
+CPC_EXPORT int
+cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
+    uint64_t preset, uint_t flags, uint_t nattrs, const cpc_attr_t *attrs)
+{
+	static const char fn[] = "cpc_set_add_request";
+	struct cpc_request r, *nr;
+	int e;
+
+	if (add_ok(cpc, fn, set, event, nattrs, attrs) != 0)
+		return -1;
 	memset(&r, 0, sizeof(r));
 	r.cr_preset = preset;
 	r.cr_flags = flags;
@@ -181,7 +199,7 @@ cpc_set_add_request(cpc_t *cpc, cpc_set_t *set, const char *event,
 		set->cs_reqs = nr;
 		set->cs_nalloc = n;
 	}
-	/* A new request invalidates a group kept open for re-binding. */
+	/* A new request invalidates the contexts kept for re-binding. */
 	cpc_set_release(cpc, set);
 	set->cs_reqs[set->cs_nreqs] = r;
 	set->cs_nsmpl += r.cr_smpl;

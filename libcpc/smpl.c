@@ -178,6 +178,13 @@ cpc_smpl_request(cpc_t *cpc, const char *fn, struct cpc_request *r)
 {
 	if (!(r->cr_flags & CPC_HW_SMPL))
 		return counting_period(cpc, fn, r);
+	if (cpc->c_cpconly) {
+		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "'%s': a sampling "
+		    "request (CPC_HW_SMPL) needs a handle opened with "
+		    "CPC_VER_CURRENT; this one was opened with "
+		    "CPC_VER_CPC_ONLY (counting only)", r->cr_event);
+		return inval();
+	}
 	if (r->cr_preset != 0) {
 		cpc_err(cpc, fn, CPC_REQ_INVALID_FLAGS, "'%s': a sampling "
 		    "request (CPC_HW_SMPL) takes no preset (%#llx): the "
@@ -278,23 +285,24 @@ same_records(const cpc_buf_t *buf, const cpc_set_t *set)
 }
 
 int
-cpc_smpl_sample(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf)
+cpc_smpl_sample(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf)
 {
+	const cpc_set_t *set = cx->cx_set;
 	int k;
 
 	if (set->cs_nsmpl == 0)
 		return 0;
-	if (!same_records(buf, set) || set->cs_smpl == NULL) {
+	if (!same_records(buf, set) || cx->cx_smpl == NULL) {
 		cpc_err(cpc, "cpc_set_sample", -1, "the buffer was not "
 		    "created for this set's sampling requests");
 		return inval();
 	}
 	for (k = 0; k < set->cs_nreqs; k++) {
-		const struct cpc_smpl *sm = &set->cs_smpl[k];
+		const struct cpc_smpl *sm = &cx->cx_smpl[k];
 
 		if (!set->cs_reqs[k].cr_smpl)
 			continue;
-		if (cpc->c_sbe->sb_read(cpc, set, k, &buf->cb_smpl[k]) != 0)
+		if (cpc->c_sbe->sb_read(cpc, cx, k, &buf->cb_smpl[k]) != 0)
 			return -1;
 		/* Records taken since the bind, lost ones included. */
 		buf->cb_vals[k] = sm->sm_taken + sm->sm_lost;

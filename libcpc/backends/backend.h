@@ -6,15 +6,16 @@
  * consistent snapshot, and closes it; it also says whether one event can
  * be opened at all (for listings).  Backends, one file each:
  *
- *	perf.c		perf_event_open(2), the default
+ *	perf.c		perf_event_open(2), the default (perf_impl.h: its
+ *			files, one job each)
  *	msr.c		the x86 PMU through the msr device, for CPUs only
  *			(the kernel-module fallback; msr_pmu.c its registers)
  *	perf_smpl.c	its SMPL requests (struct cpc_smpl_backend below)
- *	perf_user.c	its read of hardware counters in user space
  *
- * A backend works on the set it is given (cpc_impl.h's structs) and
- * reports through the handle's error handler with cpc_report; it calls
- * nothing above it.
+ * A backend works on the context it is given (cpc_impl.h's struct
+ * cpc_ctx: the set's requests, the target, the binding's presets), keeps
+ * its own state behind it (be_ctxsize), and reports through the handle's
+ * error handler with cpc_report; it calls nothing above it.
  */
 #ifndef CPC_BACKEND_H
 #define CPC_BACKEND_H
@@ -27,29 +28,38 @@ struct cpc_target {
 	pid_t			t_tid;		/* thread, 0 = caller */
 	int			t_inherit;	/* CPC_BIND_LWP_INHERIT */
 	int			t_emtovf;	/* CPC_BIND_EMT_OVF */
-	int			t_ends;		/* CPC_BIND_LWP_ENDS (1, or
-						   CPC_ENDS_TREE) */
+	int			t_lwpev;	/* CPC_BIND_LWP_EVENTS (1, or
+						   CPC_LWPEV_TREE) */
 	const char		*t_fn;		/* the API call, for errors */
 };
 
 struct cpc_backend {
 	const char	*be_name;
-	/* Open the group disabled; -1 with errno and a reported message. */
-	int		(*be_open)(cpc_t *, cpc_set_t *,
+	/*
+	 * The size of its contexts: a struct that begins with struct
+	 * cpc_ctx and goes on with the backend's state, zeroed at first.
+	 */
+	size_t		 be_ctxsize;
+	/*
+	 * Open the group disabled on the context's target (cx_kind, cx_cpu,
+	 * cx_tid, ...); -1 with errno and a reported message.
+	 */
+	int		(*be_open)(cpc_t *, struct cpc_ctx *,
 			    const struct cpc_target *);
 	/* Zero every counter and start counting. */
-	int		(*be_start)(cpc_t *, cpc_set_t *);
+	int		(*be_start)(cpc_t *, struct cpc_ctx *);
 	/* Stop counting; the counts stay readable. */
-	int		(*be_stop)(cpc_t *, cpc_set_t *);
+	int		(*be_stop)(cpc_t *, struct cpc_ctx *);
 	/* Count again from where be_stop left the counts. */
-	int		(*be_resume)(cpc_t *, cpc_set_t *);
+	int		(*be_resume)(cpc_t *, struct cpc_ctx *);
 	/*
-	 * Read every request: its count since the bind plus its preset in
-	 * force (cr_cur); *scaled set when time-shared.
+	 * Read every request into buf: its count since the bind plus its
+	 * preset in force (cq_cur), cb_scaled when time-shared, and the
+	 * enabled and running times since the bind.
 	 */
-	int		(*be_read)(cpc_t *, cpc_set_t *, uint64_t *vals,
-			    int *scaled);
-	void		(*be_close)(cpc_t *, cpc_set_t *);
+	int		(*be_read)(cpc_t *, struct cpc_ctx *, cpc_buf_t *);
+	/* Close what be_open opened (not the context itself). */
+	void		(*be_close)(cpc_t *, struct cpc_ctx *);
 	/*
 	 * Can the encoding be opened on pid/cpu (perf_event_open's pair),
 	 * counting user mode only where modes?  A CPC_AVAIL_* value.
@@ -62,12 +72,13 @@ struct cpc_backend {
 	 */
 	uint64_t	(*be_min_period)(const struct cpc_event *ev);
 	/*
-	 * CPC_BIND_LWP_ENDS (NULL: not supported): walk the reports of a
-	 * set bound so (cpc_lwp_events), and the descriptor to poll.
+	 * CPC_BIND_LWP_EVENTS (NULL: not supported): walk the LWP event
+	 * reports of a context bound so (cpc_lwp_events), and the
+	 * descriptor to poll.
 	 */
-	int		(*be_lwp_events)(cpc_t *, cpc_set_t *, cpc_buf_t *,
+	int		(*be_lwp_events)(cpc_t *, struct cpc_ctx *, cpc_buf_t *,
 			    cpc_lwp_fn_t *fn, void *arg);
-	int		(*be_lwp_fd)(cpc_set_t *);
+	int		(*be_lwp_fd)(struct cpc_ctx *);
 };
 
 extern const struct cpc_backend cpc_be_perf, cpc_be_msr;
@@ -76,25 +87,25 @@ extern const struct cpc_backend cpc_be_perf, cpc_be_msr;
  * Sampling: a set's SMPL requests (CPC_HW_SMPL), each opened alone on
  * the set's target, outside the counting group that the table above
  * opens, and writing its records into a ring (struct cpc_smpl, in
- * set->cs_smpl).  The counting group never holds a SMPL request.
+ * the context's cx_smpl).  The counting group never holds a SMPL request.
  *
  *	perf_smpl.c	perf_event_open(2) with an mmap ring
  */
 struct cpc_smpl_backend {
 	/* Open every SMPL request disabled; -1 with errno and a report. */
-	int		(*sb_open)(cpc_t *, cpc_set_t *,
+	int		(*sb_open)(cpc_t *, struct cpc_ctx *,
 			    const struct cpc_target *);
 	/* Forget what the rings hold, count from 0, and sample. */
-	int		(*sb_start)(cpc_t *, cpc_set_t *);
+	int		(*sb_start)(cpc_t *, struct cpc_ctx *);
 	/* Stop (on 0) or resume (on 1) sampling; the records stay. */
-	int		(*sb_enable)(cpc_t *, cpc_set_t *, int on);
+	int		(*sb_enable)(cpc_t *, struct cpc_ctx *, int on);
 	/*
 	 * Move request k's records, oldest first, into bs (at most
 	 * bs_cap), and the number lost since the last call into bs_lost.
 	 */
-	int		(*sb_read)(cpc_t *, cpc_set_t *, int k,
+	int		(*sb_read)(cpc_t *, struct cpc_ctx *, int k,
 			    struct cpc_bufsmpl *bs);
-	void		(*sb_close)(cpc_t *, cpc_set_t *);
+	void		(*sb_close)(cpc_t *, struct cpc_ctx *);
 	/* The most records smpl_nrecs may ask for. */
 	uint_t		(*sb_max_recs)(void);
 	/* The deepest call chain the kernel records. */
@@ -104,18 +115,5 @@ struct cpc_smpl_backend {
 };
 
 extern const struct cpc_smpl_backend cpc_sbe_perf;
-
-/*
- * perf.c, for perf_smpl.c: the advice for a failed open, the signal, and
- * the event part of an attribute (struct perf_event_attr, zeroed first:
- * r's event, or with sub its derived event's second half; the dummy
- * event in neither mode; the mode exclusions).
- */
-struct perf_event_attr;
-void	cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
-	    const struct cpc_request *req, const char *target);
-int	cpc_perf_signal(int fd, pid_t tid);
-void	cpc_perf_event_attr(const struct cpc_request *r, int sub,
-	    struct perf_event_attr *a);
 
 #endif /* CPC_BACKEND_H */

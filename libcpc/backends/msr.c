@@ -50,7 +50,9 @@ struct mctr {
 	uint64_t	 mc_acc;	/* 64-bit count since the start */
 };
 
+/* The backend's context: struct cpc_ctx first (backend.h). */
 struct mset {
+	struct cpc_ctx		 ms_cx;
 	int			 ms_fd;
 	int			 ms_cpu;
 	struct cpc_msr_pmu	 ms_pmu;
@@ -64,7 +66,7 @@ struct mset {
 	int			 ms_running;	/* enabled by this set */
 };
 
-#define MSET(set)	((struct mset *)(set)->cs_rdbuf)
+#define MSET(cx)	((struct mset *)(cx))
 
 static int
 has_global(const struct cpc_msr_pmu *p)
@@ -205,13 +207,11 @@ find_busy(const struct mset *ms, uint8_t *busy)
 static int enable(struct mset *ms, int on);
 
 static void
-msr_close(cpc_t *cpc, cpc_set_t *set)
+msr_close(cpc_t *cpc, struct cpc_ctx *cx)
 {
-	struct mset *ms = MSET(set);
+	struct mset *ms = MSET(cx);
 
 	(void)cpc;
-	if (ms == NULL)
-		return;
 	/* Closing a counting set stops it, as closing perf's group does. */
 	if (ms->ms_fd >= 0 && ms->ms_running)
 		(void)enable(ms, 0);
@@ -219,9 +219,9 @@ msr_close(cpc_t *cpc, cpc_set_t *set)
 		close(ms->ms_fd);
 	free(ms->ms_pos);
 	free(ms->ms_sub);
-	free(ms);
-	set->cs_rdbuf = NULL;
-	set->cs_rdlen = 0;
+	memset((char *)ms + sizeof(ms->ms_cx), 0, sizeof(*ms) -
+	    sizeof(ms->ms_cx));
+	ms->ms_fd = -1;
 }
 
 /*
@@ -242,31 +242,22 @@ gone_errno(int cpu, int e)
 }
 
 /*
- * The set's state for the CPU, hung on the set (cs_rdbuf, which
- * msr_close frees): 0, or -1 with errno and the reason said.
+ * The context's state for the CPU (msr_close frees it): 0, or -1 with
+ * errno and the reason said.
  */
 static int
-attach_mset(cpc_t *cpc, const char *fn, cpc_set_t *set, int cpu)
+attach_mset(cpc_t *cpc, const char *fn, struct mset *ms, int cpu)
 {
-	struct mset *ms;
-
-	if ((ms = calloc(1, sizeof(*ms))) == NULL ||
-	    (ms->ms_pos = calloc((size_t)set->cs_nreqs, sizeof(int))) ==
+	ms->ms_fd = -1;
+	ms->ms_cpu = cpu;
+	if ((ms->ms_pos = calloc((size_t)ms->ms_cx.cx_nreqs, sizeof(int))) ==
 	    NULL ||
-	    (ms->ms_sub = calloc((size_t)set->cs_nreqs, sizeof(int))) ==
+	    (ms->ms_sub = calloc((size_t)ms->ms_cx.cx_nreqs, sizeof(int))) ==
 	    NULL) {
-		if (ms != NULL)
-			free(ms->ms_pos);
-		free(ms);
 		report(cpc, fn, -1, "out of memory");
 		errno = ENOMEM;
 		return -1;
 	}
-	ms->ms_fd = -1;
-	ms->ms_cpu = cpu;
-	free(set->cs_rdbuf);
-	set->cs_rdbuf = ms;
-	set->cs_rdlen = sizeof(*ms);
 	return 0;
 }
 
@@ -309,19 +300,20 @@ open_device(cpc_t *cpc, const char *fn, struct mset *ms, uint8_t *busy)
  * 0, or -1 with errno and the reason said.
  */
 static int
-place_requests(cpc_t *cpc, const char *fn, const cpc_set_t *set,
-    struct mset *ms, uint8_t *busy)
+place_requests(cpc_t *cpc, const char *fn, struct mset *ms, uint8_t *busy)
 {
+	const cpc_set_t *set = ms->ms_cx.cx_set;
 	int i, k, next = 0;
 
 	for (i = 0; i < set->cs_nreqs; i++) {
 		const struct cpc_request *r = &set->cs_reqs[i];
+		int ovf = ms->ms_cx.cx_rq[i].cq_ovf;
 		struct cpc_enc en = { r->cr_ev.ev_type, r->cr_ev.ev_config,
 		    r->cr_ev.ev_config1, r->cr_ev.ev_config2 };
 
-		if (r->cr_ovf || (r->cr_flags & CPC_HW_SMPL)) {
+		if (ovf || (r->cr_flags & CPC_HW_SMPL)) {
 			report(cpc, fn, CPC_REQ_INVALID_FLAGS, "the msr "
-			    "backend cannot %s ('%s')", r->cr_ovf ?
+			    "backend cannot %s ('%s')", ovf ?
 			    "notify overflows" : "sample", r->cr_event);
 			errno = ENOTSUP;
 			return -1;
@@ -341,7 +333,7 @@ place_requests(cpc_t *cpc, const char *fn, const cpc_set_t *set,
 }
 
 static int
-msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+msr_open_set(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_target *t)
 {
 	uint8_t busy[CPC_MSR_MAXGP + CPC_MSR_MAXFIXED] = { 0 };
 	int e;
@@ -354,15 +346,14 @@ msr_open_set(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		errno = ENOTSUP;
 		return -1;
 	}
-	if (attach_mset(cpc, t->t_fn, set, t->t_cpu) != 0)
-		return -1;
-	if (open_device(cpc, t->t_fn, MSET(set), busy) != 0 ||
-	    place_requests(cpc, t->t_fn, set, MSET(set), busy) != 0)
+	if (attach_mset(cpc, t->t_fn, MSET(cx), t->t_cpu) != 0 ||
+	    open_device(cpc, t->t_fn, MSET(cx), busy) != 0 ||
+	    place_requests(cpc, t->t_fn, MSET(cx), busy) != 0)
 		goto out_close;
 	return 0;
 out_close:
 	e = errno;
-	msr_close(cpc, set);
+	msr_close(cpc, cx);
 	errno = e;
 	return -1;
 }
@@ -407,9 +398,9 @@ enable(struct mset *ms, int on)
 }
 
 static int
-failed(cpc_t *cpc, cpc_set_t *set, const char *fn, const char *what)
+failed(cpc_t *cpc, struct cpc_ctx *cx, const char *fn, const char *what)
 {
-	struct mset *ms = MSET(set);
+	struct mset *ms = MSET(cx);
 	int e = errno;
 	char path[256];
 
@@ -428,48 +419,49 @@ failed(cpc_t *cpc, cpc_set_t *set, const char *fn, const char *what)
 
 /* Zero the counters and start them. */
 static int
-msr_start(cpc_t *cpc, cpc_set_t *set)
+msr_start(cpc_t *cpc, struct cpc_ctx *cx)
 {
-	struct mset *ms = MSET(set);
+	struct mset *ms = MSET(cx);
 	int i;
 
 	if (enable(ms, 0) != 0)
-		return failed(cpc, set, "cpc_bind_cpu", "stop");
+		return failed(cpc, cx, "cpc_bind_cpu", "stop");
 	for (i = 0; i < ms->ms_n; i++) {
 		struct mctr *c = &ms->ms_c[i];
 
 		if (cpc_msr_write(ms->ms_fd, c->mc_ctr, 0) != 0)
-			return failed(cpc, set, "cpc_bind_cpu", "zero");
+			return failed(cpc, cx, "cpc_bind_cpu", "zero");
 		c->mc_last = 0;
 		c->mc_acc = 0;
 	}
 	if (ms->ms_pmu.mp_vendor == CPC_VENDOR_INTEL && has_global(&ms->ms_pmu) &&
 	    cpc_msr_write(ms->ms_fd, MSR_PERF_GLOBAL_OVF_CTRL,
 	    ms->ms_global) != 0)
-		return failed(cpc, set, "cpc_bind_cpu", "clear the overflows of");
+		return failed(cpc, cx, "cpc_bind_cpu", "clear the overflows of");
 	if (enable(ms, 1) != 0)
-		return failed(cpc, set, "cpc_bind_cpu", "start");
+		return failed(cpc, cx, "cpc_bind_cpu", "start");
 	return 0;
 }
 
 static int
-msr_stop(cpc_t *cpc, cpc_set_t *set)
+msr_stop(cpc_t *cpc, struct cpc_ctx *cx)
 {
-	return enable(MSET(set), 0) != 0 ? failed(cpc, set, "cpc_unbind",
+	return enable(MSET(cx), 0) != 0 ? failed(cpc, cx, "cpc_unbind",
 	    "stop") : 0;
 }
 
 static int
-msr_resume(cpc_t *cpc, cpc_set_t *set)
+msr_resume(cpc_t *cpc, struct cpc_ctx *cx)
 {
-	return enable(MSET(set), 1) != 0 ? failed(cpc, set, "cpc_enable",
+	return enable(MSET(cx), 1) != 0 ? failed(cpc, cx, "cpc_enable",
 	    "start") : 0;
 }
 
 static int
-msr_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
+msr_read(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf)
 {
-	struct mset *ms = MSET(set);
+	struct mset *ms = MSET(cx);
+	uint64_t *vals = buf->cb_vals;
 	uint64_t raw;
 	int i;
 
@@ -477,12 +469,13 @@ msr_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 		struct mctr *c = &ms->ms_c[i];
 
 		if (cpc_msr_read(ms->ms_fd, c->mc_ctr, &raw) != 0)
-			return failed(cpc, set, "cpc_set_sample", "read");
+			return failed(cpc, cx, "cpc_set_sample", "read");
 		c->mc_acc += (raw - c->mc_last) & c->mc_mask;
 		c->mc_last = raw & c->mc_mask;
 	}
-	*scaled = 0;
-	for (i = 0; i < set->cs_nreqs; i++) {
+	buf->cb_scaled = 0;
+	buf->cb_ena = buf->cb_run = 0;
+	for (i = 0; i < cx->cx_nreqs; i++) {
 		uint64_t v = ms->ms_c[ms->ms_pos[i]].mc_acc;
 
 		if (ms->ms_sub[i] >= 0) {
@@ -490,7 +483,7 @@ msr_read(cpc_t *cpc, cpc_set_t *set, uint64_t *vals, int *scaled)
 
 			v = v > s ? v - s : 0;
 		}
-		vals[i] = v + set->cs_reqs[i].cr_cur;
+		vals[i] = v + cx->cx_rq[i].cq_cur;
 	}
 	return 0;
 }
@@ -548,6 +541,7 @@ msr_min_period(const struct cpc_event *ev)
 
 const struct cpc_backend cpc_be_msr = {
 	.be_name = "msr",
+	.be_ctxsize = sizeof(struct mset),
 	.be_open = msr_open_set,
 	.be_start = msr_start,
 	.be_stop = msr_stop,

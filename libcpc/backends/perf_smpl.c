@@ -38,11 +38,8 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
+#include "perf_impl.h"
 #include "perf_ring.h"
-
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
-#endif
 
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
@@ -100,14 +97,14 @@ ring_data(const struct cpc_request *r)
 }
 
 static void
-fill_attr(const cpc_set_t *set, const struct cpc_request *r,
+fill_attr(const struct cpc_ctx *cx, const struct cpc_request *r,
     struct perf_event_attr *a)
 {
 	/* Sampling in neither mode samples nothing (as perf.c counts). */
 	cpc_perf_event_attr(r, 0, a);
 	a->disabled = 1;
-	a->inherit = set->cs_inherit;
-	a->inherit_thread = set->cs_inherit;
+	a->inherit = cx->cx_inherit;
+	a->inherit_thread = cx->cx_inherit;
 	a->sample_period = r->cr_speriod;
 	a->sample_type = SMPL_TYPE;
 	if (r->cr_chain > 0) {
@@ -121,30 +118,20 @@ fill_attr(const cpc_set_t *set, const struct cpc_request *r,
 }
 
 static long
-perf_open(struct perf_event_attr *a, const cpc_set_t *set, int cpu)
+perf_open(struct perf_event_attr *a, const struct cpc_ctx *cx, int cpu)
 {
-	pid_t pid = set->cs_kind == CPC_BIND_CPU ? -1 : set->cs_tid;
-
-	return syscall(SYS_perf_event_open, a, pid, cpu, -1,
-	    PERF_FLAG_FD_CLOEXEC);
-}
-
-static int
-is_clock(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE &&
-	    (a->config == PERF_COUNT_SW_TASK_CLOCK ||
-	    a->config == PERF_COUNT_SW_CPU_CLOCK);
+	return cpc_perf_open(a, cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid,
+	    cpu, -1);
 }
 
 /*
  * Open event a on cpu: precise where the PMU can (precise_ip from 3
  * down, hardware events), without PERF_FORMAT_LOST on a kernel older
- * than 6.0 (*fmtlost 0), and a clock with the kernel excluded where the
- * user may only so (as perf.c).
+ * than 6.0 (*fmtlost 0); a clock with the kernel excluded where the
+ * user may only so (cpc_perf_open).
  */
 static long
-open_event(struct perf_event_attr *a, const cpc_set_t *set, int cpu, int hw,
+open_event(struct perf_event_attr *a, const struct cpc_ctx *cx, int cpu, int hw,
     int *fmtlost)
 {
 	long fd;
@@ -152,20 +139,16 @@ open_event(struct perf_event_attr *a, const cpc_set_t *set, int cpu, int hw,
 
 	for (p = hw ? 3 : 0; ; p--) {
 		a->precise_ip = (uint64_t)p;
-		if ((fd = perf_open(a, set, cpu)) >= 0 || p == 0 ||
+		if ((fd = perf_open(a, cx, cpu)) >= 0 || p == 0 ||
 		    (errno != EINVAL && errno != EOPNOTSUPP))
 			break;
 	}
 	if (fd < 0 && errno == EINVAL && a->read_format != 0) {
 		a->read_format = 0;
-		if ((fd = perf_open(a, set, cpu)) >= 0)
+		if ((fd = perf_open(a, cx, cpu)) >= 0)
 			*fmtlost = 0;
 		else
 			a->read_format = PERF_FORMAT_LOST;
-	}
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(a)) {
-		a->exclude_kernel = 1;
-		fd = perf_open(a, set, cpu);
 	}
 	return fd;
 }
@@ -192,17 +175,17 @@ close_one(struct cpc_smpl *sm)
 }
 
 static void
-perf_smpl_close(cpc_t *cpc, cpc_set_t *set)
+perf_smpl_close(cpc_t *cpc, struct cpc_ctx *cx)
 {
 	int k;
 
 	(void)cpc;
-	if (set->cs_smpl == NULL)
+	if (cx->cx_smpl == NULL)
 		return;
-	for (k = 0; k < set->cs_nreqs; k++)
-		close_one(&set->cs_smpl[k]);
-	free(set->cs_smpl);
-	set->cs_smpl = NULL;
+	for (k = 0; k < cx->cx_nreqs; k++)
+		close_one(&cx->cx_smpl[k]);
+	free(cx->cx_smpl);
+	cx->cx_smpl = NULL;
 }
 
 static void
@@ -226,10 +209,7 @@ target_error(cpc_t *cpc, const struct cpc_target *t, int e,
 {
 	char tname[48];
 
-	if (t->t_kind == CPC_BIND_CPU)
-		snprintf(tname, sizeof(tname), "cpu %d", t->t_cpu);
-	else
-		snprintf(tname, sizeof(tname), "thread %d", (int)t->t_tid);
+	cpc_perf_target_name(t, tname, sizeof(tname));
 	cpc_perf_open_error(cpc, t->t_fn, e, r, tname);
 	errno = e == ENOENT || e == EOPNOTSUPP ? ENOTSUP : e;
 }
@@ -240,12 +220,12 @@ target_error(cpc_t *cpc, const struct cpc_target *t, int e,
  * maps an inheriting event only per CPU.  Fills cpus; returns how many.
  */
 static int
-ring_cpus(const cpc_set_t *set, int *cpus, int max)
+ring_cpus(const struct cpc_ctx *cx, int *cpus, int max)
 {
 	int c, n = 0;
 
-	if (!set->cs_inherit || set->cs_kind == CPC_BIND_CPU) {
-		cpus[0] = set->cs_cpu;
+	if (!cx->cx_inherit || cx->cx_kind == CPC_BIND_CPU) {
+		cpus[0] = cx->cx_cpu;
 		return 1;
 	}
 	for (c = 0; c < CPU_SETSIZE && n < max; c++) {
@@ -268,30 +248,30 @@ ring_cpus(const cpc_set_t *set, int *cpus, int max)
  * signals, whatever wakeup_events says.)
  */
 static int
-open_notifier(cpc_t *cpc, cpc_set_t *set, const struct cpc_request *r,
+open_notifier(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_request *r,
     struct cpc_smpl *sm, const struct cpc_target *t)
 {
 	struct perf_event_attr a;
 	int unused;
 	long fd;
 
-	fill_attr(set, r, &a);
+	fill_attr(cx, r, &a);
 	a.sample_type = 0;
 	a.read_format = 0;
 	a.use_clockid = 0;
 	a.clockid = 0;
 	a.sample_max_stack = 0;
 	a.sample_period = r->cr_speriod * r->cr_nrecs;
-	if ((fd = open_event(&a, set, set->cs_cpu, 0, &unused)) < 0) {
+	if ((fd = open_event(&a, cx, cx->cx_cpu, 0, &unused)) < 0) {
 		target_error(cpc, t, errno, r);
 		return -1;
 	}
 	sm->sm_notefd = (int)fd;
-	if (cpc_perf_signal(sm->sm_notefd, set->cs_tid) != 0) {
+	if (cpc_perf_signal(sm->sm_notefd, cx->cx_tid) != 0) {
 		int e = errno;
 
 		report(cpc, t->t_fn, -1, "cannot direct the signal of '%s' "
-		    "to thread %d: %s", r->cr_event, (int)set->cs_tid,
+		    "to thread %d: %s", r->cr_event, (int)cx->cx_tid,
 		    strerror(e));
 		errno = e;
 		return -1;
@@ -300,15 +280,15 @@ open_notifier(cpc_t *cpc, cpc_set_t *set, const struct cpc_request *r,
 }
 
 static int
-open_one(cpc_t *cpc, cpc_set_t *set, int k, const struct cpc_target *t)
+open_one(cpc_t *cpc, struct cpc_ctx *cx, int k, const struct cpc_target *t)
 {
-	const struct cpc_request *r = &set->cs_reqs[k];
-	struct cpc_smpl *sm = &set->cs_smpl[k];
+	const struct cpc_request *r = &cx->cx_set->cs_reqs[k];
+	struct cpc_smpl *sm = &cx->cx_smpl[k];
 	struct perf_event_attr a;
 	int cpus[CPU_SETSIZE], n, i, e;
 	long fd;
 
-	n = ring_cpus(set, cpus, CPU_SETSIZE);
+	n = ring_cpus(cx, cpus, CPU_SETSIZE);
 	sm->sm_fds = malloc(n * sizeof(int));
 	sm->sm_rings = calloc(n, sizeof(void *));
 	sm->sm_tails = calloc(n, sizeof(uint64_t));
@@ -322,8 +302,8 @@ open_one(cpc_t *cpc, cpc_set_t *set, int k, const struct cpc_target *t)
 	sm->sm_maplen = cpc_ring_pagesz() + ring_data(r);
 	sm->sm_fmtlost = 1;
 	for (i = 0; i < n; i++) {
-		fill_attr(set, r, &a);
-		if ((fd = open_event(&a, set, cpus[i], r->cr_ev.ev_hw,
+		fill_attr(cx, r, &a);
+		if ((fd = open_event(&a, cx, cpus[i], r->cr_ev.ev_hw,
 		    &sm->sm_fmtlost)) < 0) {
 			target_error(cpc, t, errno, r);
 			return -1;
@@ -339,32 +319,34 @@ open_one(cpc_t *cpc, cpc_set_t *set, int k, const struct cpc_target *t)
 			errno = e == EPERM || e == ENOMEM ? EAGAIN : e;
 			return -1;
 		}
+		cpc_ring_init(&((struct ring *)sm->sm_rg)[i], sm->sm_rings[i],
+		    sm->sm_maplen - cpc_ring_pagesz(), &sm->sm_tails[i]);
 	}
 	if (r->cr_flags & CPC_OVF_NOTIFY_EMT)
-		return open_notifier(cpc, set, r, sm, t);
+		return open_notifier(cpc, cx, r, sm, t);
 	return 0;
 }
 
 static int
-perf_smpl_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+perf_smpl_open(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_target *t)
 {
 	int k;
 
-	perf_smpl_close(cpc, set);
-	if (set->cs_nsmpl == 0)
+	perf_smpl_close(cpc, cx);
+	if (cx->cx_set->cs_nsmpl == 0)
 		return 0;
-	if ((set->cs_smpl = calloc(set->cs_nreqs, sizeof(*set->cs_smpl))) ==
+	if ((cx->cx_smpl = calloc(cx->cx_nreqs, sizeof(*cx->cx_smpl))) ==
 	    NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	for (k = 0; k < set->cs_nreqs; k++)
-		set->cs_smpl[k].sm_notefd = -1;
-	for (k = 0; k < set->cs_nreqs; k++)
-		if (set->cs_reqs[k].cr_smpl && open_one(cpc, set, k, t) != 0) {
+	for (k = 0; k < cx->cx_nreqs; k++)
+		cx->cx_smpl[k].sm_notefd = -1;
+	for (k = 0; k < cx->cx_nreqs; k++)
+		if (cx->cx_set->cs_reqs[k].cr_smpl && open_one(cpc, cx, k, t) != 0) {
 			int e = errno;
 
-			perf_smpl_close(cpc, set);
+			perf_smpl_close(cpc, cx);
 			errno = e;
 			return -1;
 		}
@@ -412,27 +394,21 @@ sm_ioctl(const struct cpc_smpl *sm, int how)
 }
 
 static int
-perf_smpl_start(cpc_t *cpc, cpc_set_t *set)
+perf_smpl_start(cpc_t *cpc, struct cpc_ctx *cx)
 {
 	int k, i;
 
 	(void)cpc;
-	for (k = 0; set->cs_smpl != NULL && k < set->cs_nreqs; k++) {
-		struct cpc_smpl *sm = &set->cs_smpl[k];
+	for (k = 0; cx->cx_smpl != NULL && k < cx->cx_nreqs; k++) {
+		struct cpc_smpl *sm = &cx->cx_smpl[k];
 
 		if (sm->sm_nring == 0)
 			continue;
 		if (sm_ioctl(sm, 0) != 0)
 			return -1;
 		/* The records of an earlier binding are not this one's. */
-		for (i = 0; i < sm->sm_nring; i++) {
-			struct perf_event_mmap_page *mp = sm->sm_rings[i];
-
-			sm->sm_tails[i] = __atomic_load_n(&mp->data_head,
-			    __ATOMIC_ACQUIRE);
-			__atomic_store_n(&mp->data_tail, sm->sm_tails[i],
-			    __ATOMIC_RELEASE);
-		}
+		for (i = 0; i < sm->sm_nring; i++)
+			cpc_ring_drop(&((struct ring *)sm->sm_rg)[i]);
 		sm->sm_lost0 = 0;
 		if (sm->sm_fmtlost && read_lost(sm, &sm->sm_lost0) != 0)
 			return -1;
@@ -445,13 +421,13 @@ perf_smpl_start(cpc_t *cpc, cpc_set_t *set)
 }
 
 static int
-perf_smpl_enable(cpc_t *cpc, cpc_set_t *set, int on)
+perf_smpl_enable(cpc_t *cpc, struct cpc_ctx *cx, int on)
 {
 	int k;
 
 	(void)cpc;
-	for (k = 0; set->cs_smpl != NULL && k < set->cs_nreqs; k++)
-		if (sm_ioctl(&set->cs_smpl[k], on != 0) != 0)
+	for (k = 0; cx->cx_smpl != NULL && k < cx->cx_nreqs; k++)
+		if (sm_ioctl(&cx->cx_smpl[k], on != 0) != 0)
 			return -1;
 	return 0;
 }
@@ -536,37 +512,16 @@ static int
 next_sample(struct ring *rg, struct cpc_smpl *sm,
     struct perf_event_header *h)
 {
-	while (*rg->rg_tail + sizeof(*h) <= rg->rg_head) {
-		uint64_t w = ring_u64(rg, *rg->rg_tail);
+	int rc;
 
-		memcpy(h, &w, sizeof(*h));
-		if (h->size < sizeof(*h) || *rg->rg_tail + h->size >
-		    rg->rg_head)
-			return -1;
+	while ((rc = cpc_ring_next(rg, h)) > 0) {
 		if (h->type == PERF_RECORD_SAMPLE)
 			return 1;
 		if (h->type == PERF_RECORD_LOST && !sm->sm_fmtlost)
 			sm->sm_lost += ring_u64(rg, *rg->rg_tail + 16);
-		*rg->rg_tail += h->size;
+		cpc_ring_consume(rg, h);
 	}
-	return 0;
-}
-
-/* The rings of sm, set up for a read: head, tail. */
-static void
-rings_of(struct cpc_smpl *sm, struct ring *rg)
-{
-	int i;
-
-	for (i = 0; i < sm->sm_nring; i++) {
-		struct perf_event_mmap_page *mp = sm->sm_rings[i];
-
-		rg[i].rg_data = (const char *)mp + cpc_ring_pagesz();
-		rg[i].rg_size = sm->sm_maplen - cpc_ring_pagesz();
-		rg[i].rg_head = __atomic_load_n(&mp->data_head,
-		    __ATOMIC_ACQUIRE);
-		rg[i].rg_tail = &sm->sm_tails[i];
-	}
+	return rc;
 }
 
 /*
@@ -574,16 +529,17 @@ rings_of(struct cpc_smpl *sm, struct ring *rg)
  * (one per CPU) the one whose next sample is oldest gives the next.
  */
 static int
-perf_smpl_read(cpc_t *cpc, cpc_set_t *set, int k, struct cpc_bufsmpl *bs)
+perf_smpl_read(cpc_t *cpc, struct cpc_ctx *cx, int k, struct cpc_bufsmpl *bs)
 {
-	const struct cpc_request *r = &set->cs_reqs[k];
-	struct cpc_smpl *sm = &set->cs_smpl[k];
+	const struct cpc_request *r = &cx->cx_set->cs_reqs[k];
+	struct cpc_smpl *sm = &cx->cx_smpl[k];
 	struct ring *rg = sm->sm_rg;
 	struct perf_event_header h, hb;
 	uint64_t lost, oldlost = sm->sm_lost;
 	int i, best;
 
-	rings_of(sm, rg);
+	for (i = 0; i < sm->sm_nring; i++)
+		cpc_ring_read_init(&rg[i]);
 	for (bs->bs_n = 0; bs->bs_n < bs->bs_cap; bs->bs_n++) {
 		best = -1;
 		for (i = 0; i < sm->sm_nring; i++) {
@@ -609,12 +565,10 @@ perf_smpl_read(cpc_t *cpc, cpc_set_t *set, int k, struct cpc_bufsmpl *bs)
 			break;
 		decode_sample(&rg[best], &hb, r->cr_chain > 0,
 		    bs->bs_recs + (size_t)bs->bs_n * bs->bs_recw, bs->bs_recw);
-		*rg[best].rg_tail += hb.size;
+		cpc_ring_consume(&rg[best], &hb);
 	}
 	for (i = 0; i < sm->sm_nring; i++)
-		__atomic_store_n(&((struct perf_event_mmap_page *)
-		    sm->sm_rings[i])->data_tail, sm->sm_tails[i],
-		    __ATOMIC_RELEASE);
+		cpc_ring_read_done(&rg[i]);
 	if (sm->sm_fmtlost) {
 		if (read_lost(sm, &lost) != 0) {
 			int e = errno;

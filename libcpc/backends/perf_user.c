@@ -123,19 +123,20 @@ hw_type(uint32_t type)
 	    type == PERF_TYPE_RAW;
 }
 
-/* Could this set be read in user space at all? */
+/* Could this context be read in user space at all? */
 static int
-qualifies(const cpc_set_t *set)
+qualifies(const struct perf_ctx *pc)
 {
+	const struct cpc_ctx *cx = &pc->pc_cx;
 	int i;
 
-	if (!PU_ARCH || cpc_pu_off || set->cs_kind != CPC_BIND_CURLWP ||
-	    set->cs_inherit)
+	if (!PU_ARCH || cpc_pu_off || cx->cx_kind != CPC_BIND_CURLWP ||
+	    cx->cx_inherit)
 		return 0;
-	for (i = 0; i < set->cs_nreqs; i++) {
-		const struct cpc_request *r = &set->cs_reqs[i];
+	for (i = 0; i < cx->cx_nreqs; i++) {
+		const struct cpc_request *r = &cx->cx_set->cs_reqs[i];
 
-		if (r->cr_ovf || !hw_type(r->cr_ev.ev_type) ||
+		if (cx->cx_rq[i].cq_ovf || !hw_type(r->cr_ev.ev_type) ||
 		    (r->cr_ev.ev_derived && !hw_type(r->cr_ev.ev_sub.en_type)) ||
 		    (r->cr_flags & (CPC_COUNT_USER | CPC_COUNT_SYSTEM)) == 0)
 			return 0;
@@ -144,37 +145,37 @@ qualifies(const cpc_set_t *set)
 }
 
 void
-cpc_pu_attr(const cpc_set_t *set, const struct cpc_request *r,
+cpc_pu_attr(const struct perf_ctx *pc, const struct cpc_request *r,
     struct perf_event_attr *a)
 {
 	(void)r;
 #if defined(__aarch64__)
 	/* The armv8 PMU's "rdpmc" format bit: user access, 32-bit. */
-	if (qualifies(set) && hw_type(a->type))
+	if (qualifies(pc) && hw_type(a->type))
 		a->config1 |= 2;
 #else
-	(void)set;
+	(void)pc;
 	(void)a;
 #endif
 }
 
 void
-cpc_pu_map(cpc_set_t *set)
+cpc_pu_map(struct perf_ctx *pc)
 {
 	struct pu_state *st;
 	long pg = sysconf(_SC_PAGESIZE);
 	int i;
 
-	cpc_pu_unmap(set);
-	if (!qualifies(set) || set->cs_nfds <= 0 || pg <= 0)
+	cpc_pu_unmap(pc);
+	if (!qualifies(pc) || pc->pc_nfds <= 0 || pg <= 0)
 		return;
 	(void)pthread_once(&pu_once, pu_init);
-	st = calloc(1, sizeof(*st) + set->cs_nfds * sizeof(st->pu_pg[0]));
+	st = calloc(1, sizeof(*st) + pc->pc_nfds * sizeof(st->pu_pg[0]));
 	if (st == NULL)
 		return;
-	for (i = 0; i < set->cs_nfds; i++) {
+	for (i = 0; i < pc->pc_nfds; i++) {
 		void *p = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED,
-		    set->cs_fds[i], 0);
+		    pc->pc_fds[i], 0);
 
 		if (p == MAP_FAILED)
 			break;
@@ -182,15 +183,15 @@ cpc_pu_map(cpc_set_t *set)
 	}
 	st->pu_owner = &pu_me;
 	st->pu_forks = pu_forks;
-	set->cs_user = st;
-	if (st->pu_n < set->cs_nfds)
-		cpc_pu_unmap(set);
+	pc->pc_user = st;
+	if (st->pu_n < pc->pc_nfds)
+		cpc_pu_unmap(pc);
 }
 
 void
-cpc_pu_unmap(cpc_set_t *set)
+cpc_pu_unmap(struct perf_ctx *pc)
 {
-	struct pu_state *st = set->cs_user;
+	struct pu_state *st = pc->pc_user;
 	long pg = sysconf(_SC_PAGESIZE);
 	int i;
 
@@ -200,13 +201,13 @@ cpc_pu_unmap(cpc_set_t *set)
 	for (i = 0; i < st->pu_n && st->pu_forks == pu_forks; i++)
 		munmap((void *)st->pu_pg[i], (size_t)pg);
 	free(st);
-	set->cs_user = NULL;
+	pc->pc_user = NULL;
 }
 
 void
-cpc_pu_live(cpc_set_t *set, int on)
+cpc_pu_live(struct perf_ctx *pc, int on)
 {
-	struct pu_state *st = set->cs_user;
+	struct pu_state *st = pc->pc_user;
 
 	if (st != NULL)
 		st->pu_live = on;
@@ -246,11 +247,11 @@ pu_count(volatile struct perf_event_mmap_page *pg, uint64_t *count,
 #endif
 
 int
-cpc_pu_read(cpc_set_t *set)
+cpc_pu_read(struct perf_ctx *pc)
 {
 #if PU_ARCH
-	struct pu_state *st = set->cs_user;
-	uint64_t *rb = set->cs_rdbuf, idle, v;
+	struct pu_state *st = pc->pc_user;
+	uint64_t *rb = pc->pc_rdbuf, idle, v;
 	int i;
 
 	if (st == NULL || !st->pu_live || st->pu_owner != &pu_me ||
@@ -260,18 +261,18 @@ cpc_pu_read(cpc_set_t *set)
 		if (pu_count(st->pu_pg[i], &v, &idle) != 0)
 			return -1;
 		/* Time-shared since the bind: read() scales. */
-		if (i == 0 && idle != set->cs_ena0 - set->cs_run0)
+		if (i == 0 && idle != pc->pc_ena0 - pc->pc_run0)
 			return -1;
 		rb[3 + 2 * i] = v;
 	}
 	/* No time passes unscaled: perf_read sees enabled == running. */
 	rb[0] = (uint64_t)st->pu_n;
-	rb[1] = set->cs_ena0;
-	rb[2] = set->cs_run0;
+	rb[1] = pc->pc_ena0;
+	rb[2] = pc->pc_run0;
 	cpc_pu_nreads++;
 	return 0;
 #else
-	(void)set;
+	(void)pc;
 	return -1;
 #endif
 }

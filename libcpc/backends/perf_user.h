@@ -9,22 +9,22 @@
 
 #include <linux/perf_event.h>
 
-#include "cpc_impl.h"
+#include "perf_ctx.h"
 
 /* Ask for user access in the attributes where the kernel needs asking. */
-void	cpc_pu_attr(const cpc_set_t *, const struct cpc_request *,
+void	cpc_pu_attr(const struct perf_ctx *, const struct cpc_request *,
 	    struct perf_event_attr *);
-/* Map the pages of a set this thread just opened, when it qualifies. */
-void	cpc_pu_map(cpc_set_t *);
-void	cpc_pu_unmap(cpc_set_t *);
+/* Map the pages of a context this thread just opened, if it qualifies. */
+void	cpc_pu_map(struct perf_ctx *);
+void	cpc_pu_unmap(struct perf_ctx *);
 /* The group counts (1) or is stopped (0). */
-void	cpc_pu_live(cpc_set_t *, int);
+void	cpc_pu_live(struct perf_ctx *, int);
 /*
- * Fill the set's read buffer as a group read() would, from user space;
+ * Fill the context's read buffer as a group read() would, from user space;
  * -1: read() instead (not mapped, not this thread, not on the PMU now,
  * time-shared, the kernel gives no user access).
  */
-int	cpc_pu_read(cpc_set_t *);
+int	cpc_pu_read(struct perf_ctx *);
 
 /* For tests and benches: reads done in user space; 1: never try. */
 extern unsigned long	cpc_pu_nreads;

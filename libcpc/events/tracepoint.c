@@ -204,15 +204,42 @@ no_access(const struct ev_ctx *ec, const char *fn, const char *name,
 	return -1;
 }
 
+/*
+ * name is not a tracepoint: system sys (within tracefs dir) has no
+ * event evn, or (evn NULL) there is no such system.  Reported with the
+ * names nearest; -1 (EINVAL).
+ */
+static int
+no_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
+    const char *dir, const char *sys, const char *evn)
+{
+	char hint[3 * CPC_MAX_EVENT_LEN + 64] = "";
+	struct ev_suggest sg;
+
+	if (!ev_quiet(fn)) {
+		ev_suggest_init(&sg, evn == NULL ? sys : name);
+		offer_tracepoints(dir, evn == NULL ? NULL : sys,
+		    evn == NULL ? sys : name, &sg);
+		ev_suggest_text(&sg, hint, sizeof(hint));
+	}
+	if (evn == NULL)
+		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': no "
+		    "tracepoint system '%s'%s", name, sys, hint);
+	else
+		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': "
+		    "system '%s' has no tracepoint '%s'%s", name, sys, evn,
+		    hint);
+	errno = EINVAL;
+	return -1;
+}
+
 /* system:event, reported when it is not a tracepoint. */
 static int
 lookup_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
     struct cpc_event *ev)
 {
 	char sys[256], path[768], buf[32];
-	char hint[3 * CPC_MAX_EVENT_LEN + 64] = "";
 	const char *colon = strchr(name, ':'), *evn = colon + 1, *dir;
-	struct ev_suggest sg;
 	struct stat st;
 	char *end;
 
@@ -236,31 +263,14 @@ lookup_tracepoint(const struct ev_ctx *ec, const char *fn, const char *name,
 	if (stat(path, &st) != 0) {
 		if (errno == EACCES)
 			return no_access(ec, fn, name, path);
-		if (!ev_quiet(fn)) {
-			ev_suggest_init(&sg, sys);
-			offer_tracepoints(dir, NULL, sys, &sg);
-			ev_suggest_text(&sg, hint, sizeof(hint));
-		}
-		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': no "
-		    "tracepoint system '%s'%s", name, sys, hint);
-		errno = EINVAL;
-		return -1;
+		return no_tracepoint(ec, fn, name, dir, sys, NULL);
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, sys, evn);
 	if (evn[0] == '\0' || strchr(evn, '/') != NULL ||
 	    cpc_read_small(path, buf, sizeof(buf)) != 0) {
 		if (errno == EACCES)
 			return no_access(ec, fn, name, path);
-		if (!ev_quiet(fn)) {
-			ev_suggest_init(&sg, name);
-			offer_tracepoints(dir, sys, name, &sg);
-			ev_suggest_text(&sg, hint, sizeof(hint));
-		}
-		ev_err(ec, fn, CPC_INVALID_EVENT, "unknown event '%s': "
-		    "system '%s' has no tracepoint '%s'%s", name, sys, evn,
-		    hint);
-		errno = EINVAL;
-		return -1;
+		return no_tracepoint(ec, fn, name, dir, sys, evn);
 	}
 	memset(ev, 0, sizeof(*ev));
 	ev->ev_kind = EVK_TRACEPOINT;

@@ -192,6 +192,32 @@ msr_describe(struct cpc_platform *pf)
 	pf->pf_vendor = p.mp_vendor;
 }
 
+/*
+ * The libpfm4 table LIBPFM_FORCE_PMU (forced) names describes the
+ * processor: its name and counters, and the table in *pmu.  -1 when
+ * there is no such table (pf says so).
+ */
+static int
+forced_describe(struct cpc_platform *pf, const char *forced,
+    struct cpc_pmu *pmu)
+{
+	char *name = pf->pf_cciname;
+	size_t len = sizeof(pf->pf_cciname);
+
+	if (cpc_pfm_describe(pmu) != 0) {
+		snprintf(name, len, "no libpfm4 table '%s' (named by "
+		    "LIBPFM_FORCE_PMU)", forced);
+		snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "Unset "
+		    "LIBPFM_FORCE_PMU, or name one of libpfm4's PMU tables");
+		return -1;
+	}
+	snprintf(name, len, "%s (libpfm4 table %s, chosen by "
+	    "LIBPFM_FORCE_PMU%s)", pmu->pm_desc, pmu->pm_name,
+	    forced[0] == '\0' ? ", set but empty: libpfm4's first table" : "");
+	pmu_counters(pf, pmu);
+	return 0;
+}
+
 void
 cpc_platform_describe(struct cpc_platform *pf)
 {
@@ -208,19 +234,8 @@ cpc_platform_describe(struct cpc_platform *pf)
 	pf->pf_ngp = pf->pf_nfixed = 0;
 	pf->pf_vendor = probe_vendor();
 	if (forced != NULL) {
-		if (cpc_pfm_describe(&pmu) != 0) {
-			snprintf(name, len, "no libpfm4 table '%s' (named by "
-			    "LIBPFM_FORCE_PMU)", forced);
-			snprintf(pf->pf_cpuref, sizeof(pf->pf_cpuref), "Unset "
-			    "LIBPFM_FORCE_PMU, or name one of libpfm4's PMU "
-			    "tables");
+		if (forced_describe(pf, forced, &pmu) != 0)
 			return;
-		}
-		snprintf(name, len, "%s (libpfm4 table %s, chosen by "
-		    "LIBPFM_FORCE_PMU%s)", pmu.pm_desc, pmu.pm_name,
-		    forced[0] == '\0' ? ", set but empty: libpfm4's first "
-		    "table" : "");
-		pmu_counters(pf, &pmu);
 		vendor = pmu.pm_name;
 	} else if (!pf->pf_hwpmu) {
 		snprintf(name, len, "software events only (no hardware PMU)");

@@ -19,7 +19,11 @@
  *    is refused, naming the shortest, wherever a preset is given: at
  *    cpc_set_add_request, at a CPC_BIND_EMT_OVF bind, by
  *    cpc_request_preset.  Nothing here arms a short clock period: each
- *    case is refused before the kernel sees it.
+ *    case is refused before the kernel sees it;
+ *  - cpc_unbind of a set never bound is EINVAL (illumos), and so are flag
+ *    bits a bind does not take (cpc_bind_curlwp, cpc_bind_cpu,
+ *    cpc_bind_pctx), with a message; the Linux extensions stay;
+ *  - cpc_open(CPC_VER_CPC_ONLY) counts, and refuses SMPL requests.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +38,7 @@
 #include <sys/wait.h>
 
 #include <libcpc.h>
+#include <libpctx.h>
 
 #include "errmsg.h"
 #include "getpids.h"
@@ -292,6 +297,91 @@ cpus(cpc_t *cpc)
 	cpc_set_destroy(cpc, set);
 }
 
+static void
+quiet(const char *fn, const char *fmt, va_list ap)
+{
+	(void)fn;
+	(void)fmt;
+	(void)ap;
+}
+
+/* What a bind does not take, and cpc_unbind of a set never bound. */
+static void
+conformance(cpc_t *cpc)
+{
+	char *argv[] = { "sleep", "30", NULL };
+	cpc_set_t *set = cpc_set_create(cpc);
+	pctx_t *pctx;
+	int rc;
+
+	if (!tap_ok(set != NULL && cpc_set_add_request(cpc, set, EV, 0,
+	    CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) == 0, "a getpid set"))
+		return;
+	errno = 0;
+	tap_ok(cpc_unbind(cpc, set) == -1 && errno == EINVAL,
+	    "cpc_unbind of a set never bound: EINVAL");
+	errno = 0;
+	errmsg[0] = '\0';
+	tap_ok(cpc_bind_curlwp(cpc, set, 0x400) == -1 && errno == EINVAL &&
+	    strstr(errmsg, "flags 0x400") != NULL, "cpc_bind_curlwp with a "
+	    "flag it does not take: EINVAL (%s)", errmsg);
+	errno = 0;
+	errmsg[0] = '\0';
+	tap_ok(cpc_bind_cpu(cpc, 0, set, CPC_BIND_LWP_INHERIT) == -1 &&
+	    errno == EINVAL && strstr(errmsg, "takes none") != NULL,
+	    "cpc_bind_cpu with CPC_BIND_LWP_INHERIT: EINVAL (%s)", errmsg);
+	pctx = pctx_create("sleep", argv, NULL, 0, quiet);
+	if (tap_ok(pctx != NULL, "a pctx")) {
+		errno = 0;
+		errmsg[0] = '\0';
+		tap_ok(cpc_bind_pctx(cpc, pctx, pctx_pid(pctx), set,
+		    CPC_BIND_EMT_OVF) == -1 && errno == EINVAL &&
+		    strstr(errmsg, "flags 0x2") != NULL, "cpc_bind_pctx with "
+		    "CPC_BIND_EMT_OVF: EINVAL (%s)", errmsg);
+		errno = 0;
+		rc = cpc_bind_pctx(cpc, pctx, pctx_pid(pctx), set,
+		    CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_EVENTS);
+		tap_ok(rc == 0 || errno != EINVAL, "cpc_bind_pctx with the "
+		    "Linux extension CPC_BIND_LWP_EVENTS: taken (%s)",
+		    rc == 0 ? "bound" : strerror(errno));
+		tap_ok(cpc_bind_pctx(cpc, pctx, pctx_pid(pctx), set,
+		    CPC_BIND_LWP_INHERIT) == 0, "and with "
+		    "CPC_BIND_LWP_INHERIT: bound");
+		tap_ok(cpc_unbind(cpc, set) == 0, "unbound");
+		pctx_release(pctx);
+	}
+	cpc_set_destroy(cpc, set);
+}
+
+/* CPC_VER_CPC_ONLY: a handle that counts and does not sample. */
+static void
+cpc_only(void)
+{
+	cpc_t *cpc = cpc_open(CPC_VER_CPC_ONLY);
+	cpc_set_t *set = cpc != NULL ? cpc_set_create(cpc) : NULL;
+	cpc_attr_t nrecs = { "smpl_nrecs", 8 };
+
+	tap_ok(CPC_VER_CPC_ONLY != CPC_VER_CURRENT && set != NULL,
+	    "cpc_open(CPC_VER_CPC_ONLY): a handle");
+	if (set == NULL) {
+		cpc_close(cpc);
+		return;
+	}
+	cpc_seterrhndlr(cpc, keep_errmsg);
+	errmsg[0] = '\0';
+	tap_ok(cpc_set_add_request(cpc, set, "task-clock", 0,
+	    CPC_COUNT_USER | CPC_HW_SMPL, 1, &nrecs) == -1 &&
+	    errno == EINVAL && strstr(errmsg, "CPC_VER_CPC_ONLY") != NULL,
+	    "it refuses a SMPL request: EINVAL (%s)", errmsg);
+	tap_ok(cpc_set_add_request(cpc, set, EV, 0, CPC_COUNT_USER |
+	    CPC_COUNT_SYSTEM, 0, NULL) == 0 && cpc_bind_curlwp(cpc, set, 0) ==
+	    0, "it counts: a getpid set bound");
+	cpc_close(cpc);
+	errno = 0;
+	tap_ok(cpc_open(CPC_VER_CPC_ONLY + 1) == NULL && errno == EINVAL,
+	    "cpc_open of a version it does not know: EINVAL");
+}
+
 int
 main(void)
 {
@@ -316,6 +406,8 @@ main(void)
 	no_mode(cpc);
 	clock_periods(cpc);
 	cpus(cpc);
+	conformance(cpc);
+	cpc_only();
 	cpc_close(other);
 	cpc_close(cpc);
 	return tap_done();

@@ -55,7 +55,7 @@ add(cpc_t *cpc, cpc_set_t *set, const char *ev, uint_t nattrs,
 static void
 test_open(void)
 {
-	static const int bad[] = { CPC_VER_NONE, 1, 3, -1 };
+	static const int bad[] = { CPC_VER_NONE, 1, CPC_VER_CPC_ONLY + 1, -1 };
 	size_t i;
 	cpc_t *cpc;
 

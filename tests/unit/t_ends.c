@@ -426,7 +426,7 @@ ends_created(void)
 /*
  * Threads that end at once on every CPU, created by the first thread
  * and by others, their counts exact run after run: two CPUs writing
- * into one ring at once lose records (see perf_ends.c).
+ * into one ring at once lose records (see perf_lwpev.c).
  */
 static void
 test_crowd(void)

@@ -3,9 +3,9 @@
  * t_lwpset - a thread has one set bound with cpc_bind_curlwp, as an LWP
  * has one context on Solaris: binding another replaces it (from any
  * handle), and the calls that name no set (cpc_set_restart,
- * cpc_disable, ...) act on the one bound last.  Unbinding or destroying
- * the set from another thread, or the thread's exit, leaves nothing
- * dangling.  The same for cpc_bind_pctx: a thread has one set bound that
+ * cpc_disable, ...) act on the one bound last.  Destroying the set from
+ * another thread, or the thread's exit, leaves nothing dangling; another
+ * thread cannot unbind or read the thread's context (EINVAL).  The same for cpc_bind_pctx: a thread has one set bound that
  * way, and binding another unbinds it.  Oracle: getpid calls counted by
  * the syscalls:sys_enter_getpid tracepoint, exactly.
  */
@@ -271,14 +271,17 @@ fork_while_binding(cpc_t *cpc)
 	cpc_set_destroy(cpc, mine);
 }
 
-/* The set is unbound or destroyed by main while the peer has it bound. */
+/*
+ * Main, which has no context for the set, tries to unbind it (EINVAL:
+ * the peer's context is the peer's), or destroys it, while the peer has
+ * it bound.
+ */
 static void
 from_another_thread(cpc_t *cpc, int destroy)
 {
 	struct peer p = {
 		.cpc = cpc, .st = STEPS_INIT,
 	};
-	const char *what = destroy ? "destroyed" : "unbound";
 	pthread_t t;
 
 	if (!tap_ok((p.set = getpid_set(cpc)) != NULL, "a getpid set"))
@@ -286,18 +289,28 @@ from_another_thread(cpc_t *cpc, int destroy)
 	pthread_create(&t, NULL, peer_main, &p);
 	steps_go(&p.st, 0, 1);
 	tap_ok(p.bound == 0, "the set bound by a second thread");
+	errno = 0;
 	if (destroy)
 		tap_ok(cpc_set_destroy(cpc, p.set) == 0, "destroyed by main");
 	else
-		tap_ok(cpc_unbind(cpc, p.set) == 0, "unbound by main");
+		tap_ok(cpc_unbind(cpc, p.set) == -1 && errno == EINVAL,
+		    "unbound by main, which has no context for it: EINVAL");
 	steps_go(&p.st, 2, 0);
 	pthread_join(t, NULL);
-	tap_ok(p.restart == -1 && p.restart_errno == EINVAL,
-	    "set %s elsewhere: the thread's cpc_set_restart is EINVAL", what);
-	tap_ok(p.disable == -1 && p.disable_errno == EINVAL,
-	    "set %s elsewhere: the thread's cpc_disable is EINVAL", what);
-	if (!destroy)
-		cpc_set_destroy(cpc, p.set);
+	if (destroy) {
+		tap_ok(p.restart == -1 && p.restart_errno == EINVAL,
+		    "set destroyed elsewhere: the thread's cpc_set_restart is "
+		    "EINVAL");
+		tap_ok(p.disable == -1 && p.disable_errno == EINVAL,
+		    "set destroyed elsewhere: the thread's cpc_disable is "
+		    "EINVAL");
+		return;
+	}
+	tap_ok(p.restart == 0, "the thread's cpc_set_restart still acts on "
+	    "its own context (%s)", strerror(p.restart_errno));
+	tap_ok(p.disable == 0, "the thread's cpc_disable too (%s)",
+	    strerror(p.disable_errno));
+	cpc_set_destroy(cpc, p.set);
 }
 
 /*
@@ -325,7 +338,10 @@ after_exit(cpc_t *cpc)
 	pthread_attr_destroy(&at);
 	tap_ok(p.bound == 0, "bound by a thread that then ended");
 	munmap(stk, len);
-	tap_u64(value(cpc, p.set), 7, "its counts stay readable");
+	errno = 0;
+	tap_ok(value(cpc, p.set) == ~(uint64_t)0 && errno == EINVAL,
+	    "another thread cannot read its context: EINVAL (%s)",
+	    strerror(errno));
 	tap_ok(cpc_set_destroy(cpc, p.set) == 0,
 	    "destroyed after the thread and its stack are gone");
 }

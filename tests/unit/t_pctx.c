@@ -269,6 +269,60 @@ test_counts(char *self)
 }
 
 /*
+ * One set bound with cpc_bind_pctx to both threads of the target: a
+ * context for each, and cpc_set_sample reads the most recently bound
+ * (the second thread's), at its end and still at the main thread's.
+ */
+static cpc_set_t *shared;
+
+static int
+cb_init_shared(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	S.t[S.nt++].tid = tid;
+	return cpc_bind_pctx(S.cpc, p, tid, shared, 0);
+}
+
+static int
+cb_fini_shared(pctx_t *p, pid_t pid, id_t tid, void *arg)
+{
+	cpc_buf_t *b = cpc_buf_create(S.cpc, shared);
+	int i = slot(tid), rc = -1;
+
+	if (i >= 0 && b != NULL && cpc_set_sample(S.cpc, shared, b) == 0)
+		rc = cpc_buf_get(S.cpc, b, 0, &S.t[i].count);
+	cpc_buf_destroy(S.cpc, b);
+	return rc;
+}
+
+static void
+test_shared_set(char *self)
+{
+	char *argv[] = { self, "child", "1000", "250", "0", NULL };
+	pctx_t *p;
+
+	reset();
+	if ((shared = cpc_set_create(S.cpc)) == NULL ||
+	    cpc_set_add_request(S.cpc, shared, EV, 0, CPC_COUNT_USER, 0,
+	    NULL) != 0 || (p = pctx_create(self, argv, NULL, 0, NULL)) ==
+	    NULL) {
+		tap_ok(0, "one set for two threads: a set and a target");
+		return;
+	}
+	pctx_set_events(p, PCTX_INIT_LWP_EVENT, cb_init_shared,
+	    PCTX_FINI_LWP_EVENT, cb_fini_shared, PCTX_NULL_EVENT);
+	tap_ok(pctx_run(p, 0, 0, NULL) == 0 && S.nt == 2, "one set bound to "
+	    "both threads of the target");
+	tap_u64(S.t[1].count, 250, "one set, two threads: at the second "
+	    "thread's end, the sample reads its context (bound last)");
+	tap_u64(S.t[0].count, 250, "one set, two threads: at the main "
+	    "thread's end, still the most recently bound context");
+	tap_ok(cpc_unbind(S.cpc, shared) == 0, "one set, two threads: "
+	    "unbound");
+	pctx_release(p);
+	cpc_set_destroy(S.cpc, shared);
+}
+
+/*
  * pctx_release kills a command still tracked, and reaps it: the process
  * may be dropped before the command's own death report comes.  Here a
  * thread's fini_lwp fails, pctx_run gives up, and the release kills the
@@ -559,6 +613,7 @@ main(int argc, char **argv)
 		tap_skip("needs root and tracefs", "a group's start");
 	} else {
 		test_counts(self);
+		test_shared_set(self);
 		test_fork_and_ticks(self);
 		test_group_start(self);
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends.c - a set bound with CPC_BIND_LWP_ENDS: the counting group
+ * perf_lwpev.c - a set bound with CPC_BIND_LWP_EVENTS: the counting group
  * is inherited (perf.c), so the kernel copies it into every thread the
  * target creates, with no stop, and the copies' counts join the group's
  * when the threads end.  Here each thread's own counts are kept as well:
@@ -9,7 +9,7 @@
  *			PERF_RECORD_READ, with the thread's pid, tid, time
  *	remove_on_exec	the events go at the next exec (Linux 5.13), their
  *			counts frozen there (the group read then finds the
- *			group taken apart: cpc_perf_ends_read)
+ *			group taken apart: cpc_perf_lwpev_read)
  *
  * The rings.  A perf ring takes one writer at a time: its head and its
  * count of nested writers are CPU-local (local_t), so two CPUs writing
@@ -60,7 +60,7 @@
  * at a switch between their threads; a thread holding the target's own
  * events when it ended would write no READ record.
  *
- * Here the rings are opened and closed; perf_ends_walk.c reads them.
+ * Here the rings are opened and closed; perf_lwpev_walk.c reads them.
  */
 #include "config.h"
 
@@ -78,13 +78,10 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
-#include "perf_ends.h"
+#include "perf_impl.h"
+#include "perf_lwpev.h"
 #include "perf_ring.h"
-#include "perf_ends_impl.h"
-
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
-#endif
+#include "perf_lwpev_impl.h"
 
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
@@ -92,8 +89,8 @@
  * Root's rings: the counters' 4 MiB in all, the CPUs' 4 MiB in all with
  * 512 KiB each at least (others: what perf_event_mlock_kb allows).
  */
-#define ENDS_ROOT_READS	(4UL << 20)
-#define ENDS_ROOT_CPUS	(4UL << 20)
+#define LWPEV_ROOT_READS	(4UL << 20)
+#define LWPEV_ROOT_CPUS	(4UL << 20)
 #define CPU_ROOT_RING	(512UL << 10)
 /* The largest record of a CPU's ring: FORK or COMM, with sample_id. */
 #define CPU_MAXREC	56
@@ -101,11 +98,11 @@
 #define CPU_IDS		8192
 
 void
-cpc_perf_ends_attr(struct perf_event_attr *a)
+cpc_perf_lwpev_attr(struct perf_event_attr *a)
 {
 	a->inherit_stat = 1;
 	a->remove_on_exec = 1;
-	cpc_ends_common(a);
+	cpc_lwpev_common(a);
 }
 
 /*
@@ -137,7 +134,7 @@ mlock_per_cpu(void)
 /*
  * The shares of ring memory (each with its control page): a CPU's ring
  * one, the counters' rings all, together.  Root: CPU_ROOT_RING or more
- * each, ENDS_ROOT_READS for the counters; others: half their allowance
+ * each, LWPEV_ROOT_READS for the counters; others: half their allowance
  * on a CPU each, and the rest of it for the counters.
  */
 static void
@@ -147,10 +144,10 @@ ring_shares(int ncpu, size_t *cpu_share, size_t *read_share)
 	size_t pg = cpc_ring_pagesz(), all, cpus;
 
 	if (geteuid() == 0) {
-		*cpu_share = ENDS_ROOT_CPUS / (size_t)ncpu;
+		*cpu_share = LWPEV_ROOT_CPUS / (size_t)ncpu;
 		if (*cpu_share < CPU_ROOT_RING + pg)
 			*cpu_share = CPU_ROOT_RING + pg;
-		*read_share = ENDS_ROOT_READS;
+		*read_share = LWPEV_ROOT_READS;
 		return;
 	}
 	all = mlock_per_cpu() * (size_t)(online > 0 ? online : 1);
@@ -186,8 +183,7 @@ ring_open(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
 	long fd;
 
 	a->wakeup_watermark = (uint32_t)(data / 4);
-	fd = syscall(SYS_perf_event_open, a, tid, cpu, -1,
-	    PERF_FLAG_FD_CLOEXEC);
+	fd = cpc_perf_open(a, tid, cpu, -1);
 	if (fd < 0)
 		return -1;
 	r->r_fd = (int)fd;
@@ -198,9 +194,7 @@ ring_open(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
 		r->r_map = NULL;
 		return -1;
 	}
-	r->r_rg.rg_data = (const char *)r->r_map + cpc_ring_pagesz();
-	r->r_rg.rg_size = data;
-	r->r_rg.rg_tail = &r->r_tail;
+	cpc_ring_init(&r->r_rg, r->r_map, data, &r->r_tail);
 	return 0;
 }
 
@@ -217,7 +211,7 @@ ring_close(struct ering *r)
 
 /* The rings of the CPUs, done with at the exec: their copies go too. */
 void
-cpc_perf_ends_cpus_close(struct cpc_ends *en)
+cpc_perf_lwpev_cpus_close(struct cpc_lwpev *en)
 {
 	int i;
 
@@ -226,9 +220,9 @@ cpc_perf_ends_cpus_close(struct cpc_ends *en)
 }
 
 void
-cpc_perf_ends_close(cpc_set_t *set)
+cpc_perf_lwpev_close(struct perf_ctx *pc)
 {
-	struct cpc_ends *en = set->cs_endst;
+	struct cpc_lwpev *en = pc->pc_lwpev;
 	int i;
 
 	if (en == NULL)
@@ -247,13 +241,13 @@ cpc_perf_ends_close(cpc_set_t *set)
 	free(en->e_ids);
 	free(en->e_rb);
 	free(en);
-	set->cs_endst = NULL;
+	pc->pc_lwpev = NULL;
 }
 
-static struct cpc_ends *
-ends_alloc(int nfds, int ncpu)
+static struct cpc_lwpev *
+lwpev_alloc(int nfds, int ncpu)
 {
-	struct cpc_ends *en;
+	struct cpc_lwpev *en;
 	int i;
 
 	if ((en = calloc(1, sizeof(*en))) == NULL)
@@ -277,20 +271,21 @@ ends_alloc(int nfds, int ncpu)
 
 /* The events' rings: each writes into its own.  0, or -1. */
 static int
-open_reads(struct cpc_ends *en, cpc_set_t *set, pid_t tid, size_t share)
+open_reads(struct cpc_lwpev *en, struct perf_ctx *pc, pid_t tid,
+    size_t share)
 {
 	struct perf_event_attr a;
 	size_t data = ring_data(share / (size_t)en->e_nread);
 	int i;
 
-	cpc_ends_dummy_attr(&a);
+	cpc_lwpev_dummy_attr(&a);
 	for (i = 0; i < en->e_nread; i++) {
 		struct ering *r = &en->e_ring[i];
 
 		if (ring_open(r, &a, tid, -1, data) != 0 ||
-		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
+		    ioctl(pc->pc_fds[i], PERF_EVENT_IOC_SET_OUTPUT,
 		    r->r_fd) != 0 ||
-		    ioctl(set->cs_fds[i], PERF_EVENT_IOC_ID, &en->e_ids[i]) !=
+		    ioctl(pc->pc_fds[i], PERF_EVENT_IOC_ID, &en->e_ids[i]) !=
 		    0)
 			return -1;
 		r->r_maxrec = 64 + 16 * (uint64_t)en->e_nread;
@@ -333,13 +328,13 @@ open_cpu(struct ering *r, struct perf_event_attr *a, pid_t tid, int cpu,
  * threads' exits).  0, or -1.
  */
 static int
-open_cpus(struct cpc_ends *en, const int *cpus, pid_t tid, size_t share)
+open_cpus(struct cpc_lwpev *en, const int *cpus, pid_t tid, size_t share)
 {
 	struct perf_event_attr a;
 	int ncpu = en->e_nring - en->e_nread, k, sys = en->e_tree ? -1 : 1;
 	size_t data = ring_data(share);
 
-	cpc_ends_dummy_attr(&a);
+	cpc_lwpev_dummy_attr(&a);
 	a.task = 1;
 	a.comm = 1;
 	a.comm_exec = 1;
@@ -376,7 +371,7 @@ tgid_of(pid_t tid)
 
 /* FORKS: the target's process, counted with its threads now. */
 static int
-procs_init(struct cpc_ends *en)
+procs_init(struct cpc_lwpev *en)
 {
 	char path[48];
 	struct dirent *d;
@@ -400,7 +395,7 @@ procs_init(struct cpc_ends *en)
 
 /* One descriptor to poll for them all. */
 static int
-open_poll(struct cpc_ends *en)
+open_poll(struct cpc_lwpev *en)
 {
 	int i;
 
@@ -419,25 +414,26 @@ open_poll(struct cpc_ends *en)
 
 /* Why the bind of t cannot keep its threads' counts: why, and more. */
 static void
-ends_refused(cpc_t *cpc, const struct cpc_target *t, const char *why,
+lwpev_refused(cpc_t *cpc, const struct cpc_target *t, const char *why,
     const char *more)
 {
 	report(cpc, t->t_fn, -1, "cannot keep the counts of the threads of "
-	    "thread %d as they end (CPC_BIND_LWP_ENDS): %s%s", (int)t->t_tid,
+	    "thread %d as they end (CPC_BIND_LWP_EVENTS): %s%s", (int)t->t_tid,
 	    why, more);
 }
 
 /* The rings, after the group: 0, or -1 reported. */
 int
-cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
+cpc_perf_lwpev_open(cpc_t *cpc, struct perf_ctx *pc,
+    const struct cpc_target *t)
 {
-	struct cpc_ends *en = NULL;
+	struct cpc_lwpev *en = NULL;
 	size_t cpu_share, read_share;
 	int *cpus = NULL, ncpu, e;
 
-	if ((e = cpc_perf_ends_probe()) <= 0) {
+	if ((e = cpc_perf_lwpev_probe()) <= 0) {
 		e = e == 0 ? ENOTSUP : errno;
-		ends_refused(cpc, t, e == ENOTSUP ? "this kernel does not "
+		lwpev_refused(cpc, t, e == ENOTSUP ? "this kernel does not "
 		    "report an inherited counter's thread at its end (Linux "
 		    "5.13 to 6.17 without the fix \"perf/core: Fix missing "
 		    "read event generation on task exit\")" : strerror(e), "");
@@ -448,16 +444,16 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 		return -1;
 	if (ncpu < 0)
 		goto fail;
-	if ((en = ends_alloc(set->cs_nfds, ncpu)) == NULL) {
+	if ((en = lwpev_alloc(pc->pc_nfds, ncpu)) == NULL) {
 		free(cpus);
 		errno = ENOMEM;
 		return -1;
 	}
-	set->cs_endst = en;
+	pc->pc_lwpev = en;
 	en->e_pid = tgid_of(t->t_tid);
-	en->e_tree = set->cs_ends == CPC_ENDS_TREE;
+	en->e_tree = pc->pc_cx.cx_lwpev == CPC_LWPEV_TREE;
 	ring_shares(ncpu, &cpu_share, &read_share);
-	if (open_reads(en, set, t->t_tid, read_share) != 0 ||
+	if (open_reads(en, pc, t->t_tid, read_share) != 0 ||
 	    (en->e_tree && procs_init(en) != 0))
 		goto fail;
 	if (open_cpus(en, cpus, t->t_tid, cpu_share) != 0) {
@@ -465,11 +461,11 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 			goto fail;
 		e = errno;
 		free(cpus);
-		ends_refused(cpc, t, "CPC_BIND_LWP_FORKS needs a record of "
+		lwpev_refused(cpc, t, "CPC_BIND_LWP_FORKS needs a record of "
 		    "every process's end from every processor (root, "
 		    "CAP_PERFMON or kernel.perf_event_paranoid 0 or less, and "
 		    "every processor online): ", strerror(e));
-		cpc_perf_ends_close(set);
+		cpc_perf_lwpev_close(pc);
 		errno = ENOTSUP;
 		return -1;
 	}
@@ -480,9 +476,9 @@ cpc_perf_ends_open(cpc_t *cpc, cpc_set_t *set, const struct cpc_target *t)
 fail:
 	e = errno;
 	free(cpus);
-	ends_refused(cpc, t, strerror(e), e == EPERM || e == ENOMEM ?
+	lwpev_refused(cpc, t, strerror(e), e == EPERM || e == ENOMEM ?
 	    " (its rings are over kernel.perf_event_mlock_kb?)" : "");
-	cpc_perf_ends_close(set);
+	cpc_perf_lwpev_close(pc);
 	errno = e == EPERM || e == ENOMEM ? EAGAIN : e;
 	return -1;
 }
@@ -492,13 +488,13 @@ fail:
  * one by one into the group read's shape.
  */
 int
-cpc_perf_ends_read(cpc_set_t *set)
+cpc_perf_lwpev_read(struct perf_ctx *pc)
 {
-	uint64_t *rb = set->cs_rdbuf, one[5];
+	uint64_t *rb = pc->pc_rdbuf, one[5];
 	int i;
 
-	for (i = 0; i < set->cs_nfds; i++) {
-		ssize_t n = read(set->cs_fds[i], one, sizeof(one));
+	for (i = 0; i < pc->pc_nfds; i++) {
+		ssize_t n = read(pc->pc_fds[i], one, sizeof(one));
 
 		if (n < (ssize_t)(5 * sizeof(uint64_t)) || one[0] != 1) {
 			errno = EIO;
@@ -511,6 +507,6 @@ cpc_perf_ends_read(cpc_set_t *set)
 		rb[3 + 2 * i] = one[3];
 		rb[4 + 2 * i] = one[4];
 	}
-	rb[0] = (uint64_t)set->cs_nfds;
+	rb[0] = (uint64_t)pc->pc_nfds;
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_endsprobe.c - whether this kernel reports an inherited counter's
- * thread at its end (CPC_BIND_LWP_ENDS needs it).
+ * perf_lwpev_probe.c - whether this kernel reports an inherited counter's
+ * thread at its end (CPC_BIND_LWP_EVENTS needs it).
  *
  * From Linux 5.13 (ef54c1a476ae) until c418d8b4d7a4 ("perf/core: Fix
  * missing read event generation on task exit", 6.18 and the stable
@@ -28,13 +28,10 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
-#include "perf_ends.h"
+#include "perf_impl.h"
+#include "perf_lwpev.h"
 #include "perf_ring.h"
-#include "perf_ends_impl.h"
-
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
-#endif
+#include "perf_lwpev_impl.h"
 
 /* How long the probe's thread may take to be gone (ms). */
 #define PROBE_WAIT_MS	2000
@@ -47,12 +44,11 @@ open_dummy(int inherit, int group)
 {
 	struct perf_event_attr a;
 
-	cpc_ends_dummy_attr(&a);
+	cpc_lwpev_dummy_attr(&a);
 	a.inherit = inherit;
 	a.inherit_thread = inherit;
 	a.inherit_stat = inherit;
-	return syscall(SYS_perf_event_open, &a, 0, -1, group,
-	    PERF_FLAG_FD_CLOEXEC);
+	return cpc_perf_open(&a, 0, -1, group);
 }
 
 static void *
@@ -82,25 +78,19 @@ wait_gone(pid_t tid)
 
 /* Whether ring (its data after the control page) holds tid's READ. */
 static int
-has_read(const void *map, size_t data, pid_t tid)
+has_read(void *map, size_t data, pid_t tid)
 {
-	const struct perf_event_mmap_page *mp = map;
-	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	struct perf_event_header h;
+	struct ring rg;
 	uint64_t tail = 0;
-	struct ring rg = { (const char *)map + cpc_ring_pagesz(), data, head,
-	    &tail };
 
-	while (tail + 8 <= head) {
-		struct perf_event_header h;
-		uint64_t word = ring_u64(&rg, tail);
-
-		memcpy(&h, &word, sizeof(h));
-		if (h.size < sizeof(h))
-			break;
+	cpc_ring_init(&rg, map, data, &tail);
+	cpc_ring_read_init(&rg);
+	while (cpc_ring_next(&rg, &h) > 0) {
 		if (h.type == PERF_RECORD_READ &&
 		    (pid_t)u32_second(ring_u64(&rg, tail + 8)) == tid)
 			return 1;
-		tail += h.size;
+		cpc_ring_consume(&rg, &h);
 	}
 	return 0;
 }
@@ -137,7 +127,7 @@ out:
 }
 
 int
-cpc_perf_ends_probe(void)
+cpc_perf_lwpev_probe(void)
 {
 	(void)pthread_once(&probe_once, probe);
 	if (probe_result < 0)

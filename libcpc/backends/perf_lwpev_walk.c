@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends_walk.c - the records of a set bound with CPC_BIND_LWP_ENDS
- * (perf_ends.c has its rings and why there are several), read as
+ * perf_lwpev_walk.c - the records of a set bound with CPC_BIND_LWP_EVENTS
+ * (perf_lwpev.c has its rings and why there are several), read as
  * cpc_lwp_events reports.
  *
  * Records come in time order within a ring and are merged by time.  What
@@ -31,15 +31,15 @@
 #include <linux/perf_event.h>
 
 #include "backend.h"
-#include "perf_ends.h"
+#include "perf_lwpev.h"
 #include "perf_ring.h"
-#include "perf_ends_impl.h"
+#include "perf_lwpev_impl.h"
 
 #define report(cpc, ...)	cpc_report((cpc)->c_errfn, __VA_ARGS__)
 
 /* Done with p: the last takes its place (buffers swapped). */
 static void
-pend_drop(struct cpc_ends *en, struct pend *p)
+pend_drop(struct cpc_lwpev *en, struct pend *p)
 {
 	struct pend last = en->e_pend[--en->e_npend];
 
@@ -54,7 +54,7 @@ pend_drop(struct cpc_ends *en, struct pend *p)
  * latest record read: the records of theirs still to come were lost.
  */
 static void
-pend_prune(struct cpc_ends *en, hrtime_t now)
+pend_prune(struct cpc_lwpev *en, hrtime_t now)
 {
 	int i;
 
@@ -76,7 +76,7 @@ pend_init(struct pend *p, int nfds, pid_t pid, pid_t tid, hrtime_t t)
 
 /* The pending thread tid, made if new; NULL without memory. */
 static struct pend *
-pend_get(struct cpc_ends *en, int nfds, pid_t pid, pid_t tid, hrtime_t t)
+pend_get(struct cpc_lwpev *en, int nfds, pid_t pid, pid_t tid, hrtime_t t)
 {
 	struct pend *p;
 	int i;
@@ -110,7 +110,7 @@ pend_get(struct cpc_ends *en, int nfds, pid_t pid, pid_t tid, hrtime_t t)
 
 struct walk {
 	cpc_t		*w_cpc;
-	cpc_set_t	*w_set;
+	struct perf_ctx	*w_pc;
 	cpc_buf_t	*w_buf;
 	cpc_lwp_fn_t	*w_fn;
 	void		*w_arg;
@@ -136,21 +136,21 @@ emit(struct walk *w, cpc_lwp_event_t *ev)
 static int
 emit_end(struct walk *w, const struct pend *p, hrtime_t time)
 {
-	cpc_set_t *set = w->w_set;
-	struct cpc_ends *en = set->cs_endst;
+	struct perf_ctx *pc = w->w_pc;
+	struct cpc_lwpev *en = pc->pc_lwpev;
 	cpc_lwp_event_t ev = { .le_what = CPC_LWP_END, .le_pid = p->p_pid,
 	    .le_tid = p->p_tid, .le_time = time };
 	cpc_buf_t *b = w->w_buf;
 	int i;
 
-	en->e_rb[0] = (uint64_t)set->cs_nfds;
+	en->e_rb[0] = (uint64_t)pc->pc_nfds;
 	en->e_rb[1] = p->p_ena;
 	en->e_rb[2] = p->p_run;
-	for (i = 0; i < set->cs_nfds; i++) {
+	for (i = 0; i < pc->pc_nfds; i++) {
 		en->e_rb[3 + 2 * i] = p->p_vals[i];
 		en->e_rb[4 + 2 * i] = en->e_ids[i];
 	}
-	cpc_perf_values(set, en->e_rb, NULL, b->cb_vals, &b->cb_scaled);
+	cpc_perf_values(pc, en->e_rb, NULL, b->cb_vals, &b->cb_scaled);
 	b->cb_ena = en->e_rb[1];
 	b->cb_run = en->e_rb[2];
 	b->cb_tick = 0;
@@ -163,14 +163,14 @@ emit_end(struct walk *w, const struct pend *p, hrtime_t time)
 static int
 on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 {
-	cpc_set_t *set = w->w_set;
-	struct cpc_ends *en = set->cs_endst;
+	struct perf_ctx *pc = w->w_pc;
+	struct cpc_lwpev *en = pc->pc_lwpev;
 	uint64_t pt = ring_u64(rg, off), nr = ring_u64(rg, off + 8), k;
 	hrtime_t time = REC_TIME(rg, end);
 	struct pend *p;
 	int i, had, rc = 0;
 
-	p = pend_get(en, set->cs_nfds, (pid_t)u32_first(pt),
+	p = pend_get(en, pc->pc_nfds, (pid_t)u32_first(pt),
 	    (pid_t)u32_second(pt), time);
 	if (p == NULL) {
 		report(w->w_cpc, "cpc_lwp_events", -1, "out of memory: the "
@@ -186,28 +186,28 @@ on_read(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 		uint64_t v = ring_u64(rg, off + 32 + 16 * k);
 		uint64_t id = ring_u64(rg, off + 40 + 16 * k);
 
-		for (i = 0; i < set->cs_nfds; i++)
+		for (i = 0; i < pc->pc_nfds; i++)
 			if (en->e_ids[i] == id && !p->p_have[i]) {
 				p->p_have[i] = 1;
 				p->p_vals[i] = v;
 				p->p_nhave++;
 			}
 	}
-	if (had < set->cs_nfds && p->p_nhave == set->cs_nfds) {
+	if (had < pc->pc_nfds && p->p_nhave == pc->pc_nfds) {
 		/*
 		 * With a tid equal to the pid, another thread's exec (see
 		 * above): its COMM, from its copy of a CPU's dummy, follows.
 		 */
 		rc = emit_end(w, p, time);
 	}
-	if (p->p_nrec >= set->cs_nfds)
+	if (p->p_nrec >= pc->pc_nfds)
 		pend_drop(en, p);
 	return rc;
 }
 
 /* FORKS: the process pid counted, or NULL. */
 static struct eproc *
-proc_find(struct cpc_ends *en, pid_t pid)
+proc_find(struct cpc_lwpev *en, pid_t pid)
 {
 	int i;
 
@@ -219,7 +219,7 @@ proc_find(struct cpc_ends *en, pid_t pid)
 
 /* FORKS: pid counted from now, one thread; 0, or -1 without memory. */
 static int
-proc_add(struct cpc_ends *en, pid_t pid)
+proc_add(struct cpc_lwpev *en, pid_t pid)
 {
 	if (en->e_nproc == en->e_pcap) {
 		struct eproc *p = realloc(en->e_procs,
@@ -238,7 +238,7 @@ proc_add(struct cpc_ends *en, pid_t pid)
 
 /* FORKS: p counted no more; none left: nothing more to report. */
 static void
-proc_del(struct cpc_ends *en, struct eproc *p)
+proc_del(struct cpc_lwpev *en, struct eproc *p)
 {
 	*p = en->e_procs[--en->e_nproc];
 	if (en->e_nproc == 0)
@@ -252,7 +252,7 @@ proc_del(struct cpc_ends *en, struct eproc *p)
 static int
 on_fork(struct walk *w, const struct ring *rg, uint64_t off)
 {
-	struct cpc_ends *en = w->w_set->cs_endst;
+	struct cpc_lwpev *en = w->w_pc->pc_lwpev;
 	uint64_t a = ring_u64(rg, off), b = ring_u64(rg, off + 8);
 	pid_t pid = (pid_t)u32_first(a), ppid = (pid_t)u32_second(a);
 	cpc_lwp_event_t ev = { .le_time = (hrtime_t)ring_u64(rg, off + 16) };
@@ -282,7 +282,7 @@ on_fork(struct walk *w, const struct ring *rg, uint64_t off)
 static int
 on_exec_comm(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 {
-	struct cpc_ends *en = w->w_set->cs_endst;
+	struct cpc_lwpev *en = w->w_pc->pc_lwpev;
 	uint64_t a = ring_u64(rg, off), b;
 	cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXEC };
 	struct eproc *p = NULL;
@@ -310,7 +310,7 @@ on_exec_comm(struct walk *w, const struct ring *rg, uint64_t off, uint64_t end)
 static int
 on_thread_exit(struct walk *w, const struct ring *rg, uint64_t off)
 {
-	struct cpc_ends *en = w->w_set->cs_endst;
+	struct cpc_lwpev *en = w->w_pc->pc_lwpev;
 	uint64_t a = ring_u64(rg, off), b = ring_u64(rg, off + 8);
 	cpc_lwp_event_t ev = { .le_what = CPC_LWP_EXIT };
 	struct eproc *p;
@@ -357,67 +357,65 @@ on_record(struct walk *w, const struct ring *rg,
 static uint64_t
 head_of(const struct ering *r)
 {
-	const struct perf_event_mmap_page *mp = r->r_map;
-
-	return r->r_map == NULL ? r->r_tail :
-	    __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-}
-
-/* The header of the record at off in r. */
-static struct perf_event_header
-header_at(const struct ering *r, uint64_t off)
-{
-	struct perf_event_header h;
-	uint64_t word = ring_u64(&r->r_rg, off);
-
-	memcpy(&h, &word, sizeof(h));
-	return h;
-}
-
-/* Whether the record at off in r, before lim, is one to read. */
-static int
-rec_ok(const struct ering *r, uint64_t off, uint64_t lim)
-{
-	struct perf_event_header h = header_at(r, off);
-
-	return h.size >= sizeof(h) + 24 && off + h.size <= lim;
+	return r->r_map == NULL ? r->r_tail : cpc_ring_head(&r->r_rg);
 }
 
 /*
- * How far this walk reads each ring (see the top): the READ rings to
- * their heads, loaded between two loads of the CPU rings' heads, which
- * are read to the second but for an exec's COMM (FORKS: or an EXIT)
- * seen only then.  The time of the first such record, or INT64_MAX:
- * nothing later is read.
+ * The ring reader's next record (cpc_ring_next), one to read only with
+ * the sample_id that every record here ends with: else damaged (-1).
+ */
+static int
+rec_next(const struct ring *rg, struct perf_event_header *h)
+{
+	int rc = cpc_ring_next(rg, h);
+
+	return rc > 0 && h->size < sizeof(*h) + 24 ? -1 : rc;
+}
+
+/* An exec's COMM, or (FORKS) a thread's EXIT: the walk waits for it. */
+static int
+waits(const struct cpc_lwpev *en, const struct perf_event_header *h)
+{
+	return (h->type == PERF_RECORD_COMM &&
+	    (h->misc & PERF_RECORD_MISC_COMM_EXEC)) ||
+	    (h->type == PERF_RECORD_EXIT && en->e_tree);
+}
+
+/*
+ * How far this walk reads each ring (see the top; each ring's rg_head):
+ * the READ rings to their heads, loaded between two loads of the CPU
+ * rings' heads, which are read to the second but for an exec's COMM
+ * (FORKS: or an EXIT) seen only then.  The time of the first such
+ * record, or INT64_MAX: nothing later is read.
  */
 static hrtime_t
-walk_limits(struct cpc_ends *en)
+walk_limits(struct cpc_lwpev *en)
 {
+	struct perf_event_header h;
 	hrtime_t stop = INT64_MAX;
 	int i;
 
 	for (i = en->e_nread; i < en->e_nring; i++)
-		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+		en->e_ring[i].r_rg.rg_head = head_of(&en->e_ring[i]);
 	for (i = 0; i < en->e_nread; i++)
-		en->e_ring[i].r_lim = head_of(&en->e_ring[i]);
+		en->e_ring[i].r_rg.rg_head = head_of(&en->e_ring[i]);
 	for (i = en->e_nread; i < en->e_nring; i++) {
 		struct ering *r = &en->e_ring[i];
-		uint64_t off = r->r_lim, head = head_of(r);
+		uint64_t off = r->r_rg.rg_head;
+		struct ring ahead = r->r_rg;	/* a look past the limit */
 
-		while (off + 8 <= head && rec_ok(r, off, head)) {
-			struct perf_event_header h = header_at(r, off);
-
-			if ((h.type == PERF_RECORD_COMM &&
-			    (h.misc & PERF_RECORD_MISC_COMM_EXEC)) ||
-			    (h.type == PERF_RECORD_EXIT && en->e_tree)) {
+		ahead.rg_tail = &off;
+		ahead.rg_head = head_of(r);
+		while (rec_next(&ahead, &h) > 0) {
+			if (waits(en, &h)) {
 				hrtime_t t = REC_TIME(&r->r_rg, off + h.size);
 
 				stop = t < stop ? t : stop;
 				break;
 			}
-			off += h.size;
+			cpc_ring_consume(&ahead, &h);
 		}
-		r->r_lim = off;
+		r->r_rg.rg_head = off;
 	}
 	return stop;
 }
@@ -428,29 +426,28 @@ walk_limits(struct cpc_ends *en)
  * until its tail moves: one record is taken at a time, from one ring.
  */
 static int
-oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
+oldest(cpc_t *cpc, struct cpc_lwpev *en, hrtime_t stop)
 {
+	struct perf_event_header h;
 	hrtime_t best = stop;
-	int i, at = -1;
+	int i, rc, at = -1;
 
 	for (i = 0; i < en->e_nring; i++) {
 		struct ering *r = &en->e_ring[i];
 		hrtime_t t;
 
-		if (r->r_tail + 8 > r->r_lim)
+		if ((rc = rec_next(&r->r_rg, &h)) == 0)
 			continue;
 		if (r->r_tnat == r->r_tail + 1) {
 			t = r->r_tnext;		/* known from the last look */
-		} else if (!rec_ok(r, r->r_tail, r->r_lim)) {
-			report(cpc, "cpc_lwp_events", -1, "a ring of thread "
+		} else if (rc < 0) {
+			report(cpc, "cpc_lwp_events", -1, "a ring of LWP event "
 			    "reports is damaged (a record of %u bytes): the "
-			    "rest of it is dropped",
-			    (unsigned)header_at(r, r->r_tail).size);
-			r->r_tail = r->r_lim;
+			    "rest of it is dropped", (unsigned)h.size);
+			r->r_tail = r->r_rg.rg_head;
 			continue;
 		} else {
-			t = REC_TIME(&r->r_rg, r->r_tail +
-			    header_at(r, r->r_tail).size);
+			t = REC_TIME(&r->r_rg, r->r_tail + h.size);
 			r->r_tnext = t;
 			r->r_tnat = r->r_tail + 1;
 		}
@@ -469,7 +466,7 @@ oldest(cpc_t *cpc, struct cpc_ends *en, hrtime_t stop)
  * walk that the kernel cannot say yet (or ever, if nothing more comes).
  */
 static int
-ring_full(const struct cpc_ends *en)
+ring_full(const struct cpc_lwpev *en)
 {
 	int i;
 
@@ -484,11 +481,12 @@ ring_full(const struct cpc_ends *en)
 }
 
 int
-cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
+cpc_perf_lwp_events(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf,
     cpc_lwp_fn_t *fn, void *arg)
 {
-	struct cpc_ends *en = set->cs_endst;
-	struct walk w = { cpc, set, buf, fn, arg, 0 };
+	struct perf_ctx *pc = perf_ctx(cx);
+	struct cpc_lwpev *en = pc->pc_lwpev;
+	struct walk w = { cpc, pc, buf, fn, arg, 0 };
 	hrtime_t stop, tlast = 0;
 	int i, at, halt = 0;
 
@@ -503,26 +501,27 @@ cpc_perf_lwp_events(cpc_t *cpc, cpc_set_t *set, cpc_buf_t *buf,
 	stop = walk_limits(en);
 	while (!halt && !en->e_done && (at = oldest(cpc, en, stop)) >= 0) {
 		struct ering *r = &en->e_ring[at];
-		struct perf_event_header h = header_at(r, r->r_tail);
+		struct perf_event_header h = cpc_ring_header(&r->r_rg,
+		    r->r_tail);
 
 		halt = on_record(&w, &r->r_rg, &h);
 		tlast = REC_TIME(&r->r_rg, r->r_tail + h.size);
-		r->r_tail += h.size;
+		cpc_ring_consume(&r->r_rg, &h);
 	}
 	for (i = 0; i < en->e_nring; i++)
 		if (en->e_ring[i].r_map != NULL)
-			__atomic_store_n(&((struct perf_event_mmap_page *)
-			    en->e_ring[i].r_map)->data_tail,
-			    en->e_ring[i].r_tail, __ATOMIC_RELEASE);
+			cpc_ring_read_done(&en->e_ring[i].r_rg);
 	if (tlast != 0)
 		pend_prune(en, tlast);
 	if (en->e_done)
-		cpc_perf_ends_cpus_close(en);
+		cpc_perf_lwpev_cpus_close(en);
 	return w.w_n;
 }
 
 int
-cpc_perf_lwp_fd(cpc_set_t *set)
+cpc_perf_lwp_fd(struct cpc_ctx *cx)
 {
-	return set->cs_endst != NULL ? set->cs_endst->e_poll : -1;
+	struct perf_ctx *pc = perf_ctx(cx);
+
+	return pc->pc_lwpev != NULL ? pc->pc_lwpev->e_poll : -1;
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * perf_ends_impl.h - the state of a set bound with CPC_BIND_LWP_ENDS,
- * shared by perf_ends.c (its rings opened and closed),
- * perf_ends_walk.c (their records read) and perf_endsprobe.c (the
+ * perf_lwpev_impl.h - the state of a set bound with CPC_BIND_LWP_EVENTS,
+ * shared by perf_lwpev.c (its rings opened and closed),
+ * perf_lwpev_walk.c (their records read) and perf_lwpev_probe.c (the
  * kernel tried): the events' attributes, the records' shape.
  */
-#ifndef CPC_PERF_ENDS_IMPL_H
-#define CPC_PERF_ENDS_IMPL_H
+#ifndef CPC_PERF_LWPEV_IMPL_H
+#define CPC_PERF_LWPEV_IMPL_H
 
 #include <stdint.h>
 #include <string.h>
@@ -21,13 +21,13 @@
  * Every record ends with pid and tid, the time, and the id of the event
  * that wrote it (sample_id_all).
  */
-#define ENDS_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+#define LWPEV_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_IDENTIFIER)
 
 static inline void
-cpc_ends_common(struct perf_event_attr *a)
+cpc_lwpev_common(struct perf_event_attr *a)
 {
-	a->sample_type = ENDS_TYPE;
+	a->sample_type = LWPEV_TYPE;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
@@ -35,7 +35,7 @@ cpc_ends_common(struct perf_event_attr *a)
 
 /* A counter-less event (a ring's owner): counts nothing of the kernel's. */
 static inline void
-cpc_ends_dummy_attr(struct perf_event_attr *a)
+cpc_lwpev_dummy_attr(struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -45,7 +45,7 @@ cpc_ends_dummy_attr(struct perf_event_attr *a)
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	a->watermark = 1;
-	cpc_ends_common(a);
+	cpc_lwpev_common(a);
 }
 
 /* A record's time (sample_id_all: pid and tid, time, id at its end). */
@@ -72,11 +72,11 @@ struct ering {
 	void		*r_map;
 	size_t		 r_maplen;
 	uint64_t	 r_tail;
-	uint64_t	 r_lim;		/* the walk's end of it */
 	uint64_t	 r_maxrec;	/* its largest record */
 	uint64_t	 r_tnat;	/* r_tail + 1 when r_tnext is known */
 	hrtime_t	 r_tnext;	/* the time of the record at r_tail */
-	struct ring	 r_rg;
+	struct ring	 r_rg;		/* its reader: rg_head the walk's
+					   end of it */
 };
 
 /* CPC_BIND_LWP_FORKS: a process counted, and its threads not yet ended. */
@@ -85,7 +85,7 @@ struct eproc {
 	int		 ep_nthr;
 };
 
-struct cpc_ends {
+struct cpc_lwpev {
 	struct ering	*e_ring;	/* e_nread READ rings, then the CPUs' */
 	int		 e_nread;
 	int		 e_nring;
@@ -105,6 +105,6 @@ struct cpc_ends {
 };
 
 /* The CPUs' rings closed (at the exec). */
-void	cpc_perf_ends_cpus_close(struct cpc_ends *);
+void	cpc_perf_lwpev_cpus_close(struct cpc_lwpev *);
 
-#endif /* CPC_PERF_ENDS_IMPL_H */
+#endif /* CPC_PERF_LWPEV_IMPL_H */
