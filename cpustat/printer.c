@@ -242,6 +242,11 @@ print_title(struct runstate *rs, int started)
 	}
 	if (!rs->rs_o->o_noheader)
 		rep_title();
+	/* The first OpenMetrics file: every CPU counts from now on. */
+	if (rep_flush() != 0) {
+		rs->rs_prc = -2;	/* ours: the main thread prints */
+		stop_all(rs);
+	}
 	fflush(rs->rs_o->o_out);
 	pthread_mutex_lock(&rs->rs_lock);
 	print_complete(rs);

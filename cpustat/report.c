@@ -40,7 +40,12 @@ rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff)
 		warnx("out of memory");
 		return -1;
 	}
-	return rep_flush();
+	/*
+	 * Nothing is written yet: an OpenMetrics file written now, before
+	 * the CPUs' counters are bound, would tell a reader that counting
+	 * had begun (print_title writes it).
+	 */
+	return 0;
 }
 
 void
