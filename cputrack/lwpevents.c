@@ -4,11 +4,11 @@
  * reports of the command's threads (and with -f of its processes).
  *
  * A ptrace stop at every thread's birth and end costs the command about
- * 50 us a thread (bench/ptfloor.c), more than perf stat's whole cost of a
+ * 50 us a thread (bench/forkexec-ptfloor.c), more than perf stat's whole cost of a
  * thread.  Where nothing needs a thread stopped - no ticks (-T 0), one
  * set, a command of ours (not -p), no -e, -v, -t or -S - the one set
  * is bound to the command's first thread with CPC_BIND_LWP_INHERIT and
- * CPC_BIND_LWP_ENDS (the LWP event reports) before it runs: the kernel
+ * CPC_BIND_LWP_EVENTS (the LWP event reports) before it runs: the kernel
  * copies the counters into each new thread at its creation, and when one
  * ends it keeps that thread's own counts for us.  With -f,
  * CPC_BIND_LWP_FORKS as well: the kernel copies them into each process
@@ -185,7 +185,7 @@ bind_reports(struct lwpev *lr)
 		return -1;
 	lr->lr_set = setgrp_cur(lr->lr_sg)->se_set;
 	if (cpc_bind_pctx(cpc, tr->tr_pctx, lr->lr_pid, lr->lr_set,
-	    CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_ENDS |
+	    CPC_BIND_LWP_INHERIT | CPC_BIND_LWP_EVENTS |
 	    (lr->lr_tree ? CPC_BIND_LWP_FORKS : 0)) != 0 ||
 	    (lr->lr_buf = cpc_buf_create(cpc, lr->lr_set)) == NULL ||
 	    (lr->lr_acc = cpc_buf_create(cpc, lr->lr_set)) == NULL ||
