@@ -4,8 +4,8 @@
  * reports of the command's threads (and with -f of its processes).
  *
  * A ptrace stop at every thread's birth and end costs the command about
- * 50 us a thread (bench/forkexec-ptfloor.c), more than perf stat's whole cost of a
- * thread.  Where nothing needs a thread stopped - no ticks (-T 0), one
+ * 50 us a thread (bench/forkexec-ptfloor.c), more than perf stat's whole
+ * cost of a thread.  Where nothing needs a thread stopped - no ticks (-T 0), one
  * set, a command of ours (not -p), no -e, -v, -t or -S - the one set
  * is bound to the command's first thread with CPC_BIND_LWP_INHERIT and
  * CPC_BIND_LWP_EVENTS (the LWP event reports) before it runs: the kernel
