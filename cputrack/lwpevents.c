@@ -7,8 +7,9 @@
  * 50 us a thread (bench/forkexec-ptfloor.c), more than perf stat's whole
  * cost of a thread.  Where nothing needs a thread stopped - no ticks
  * (-T 0), one set, a command of ours (not -p), no -e, -v, -t or -S - the
- * one set is bound to the command's first thread with CPC_BIND_LWP_INHERIT and
- * CPC_BIND_LWP_EVENTS (the LWP event reports) before it runs: the kernel
+ * one set is bound to the command's first thread with
+ * CPC_BIND_LWP_INHERIT and CPC_BIND_LWP_EVENTS (the LWP event reports)
+ * before it runs: the kernel
  * copies the counters into each new thread at its creation, and when one
  * ends it keeps that thread's own counts for us.  With -f,
  * CPC_BIND_LWP_FORKS as well: the kernel copies them into each process
