@@ -77,7 +77,8 @@ LIBCPC_SRC	= libcpc/cpc.c libcpc/handle.c libcpc/set.c libcpc/buf.c \
 		  libcpc/v1_event.c libcpc/v1.c
 LIBCPC_H	= $(wildcard include/*.h libcpc/*.h libcpc/*/*.h)
 LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
-		  libcpc/pctx/loop.c libcpc/pctx/lwp.c libcpc/pctx/procfs.c \
+		  libcpc/pctx/loop.c libcpc/pctx/dispatch.c libcpc/pctx/lwp.c \
+		  libcpc/pctx/procfs.c \
 		  libcpc/pctx/msgsafe.c
 # common/ in parts, one direction between them (tests/layers): cli/ ->
 # smpl/ -> out/ -> the bottom (the delta core, error handling).

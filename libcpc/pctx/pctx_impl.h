@@ -192,6 +192,8 @@ void	 pctx_proc_release(pctx_t *p, struct proc *pr, int callbacks);
 void	 pctx_vfork_done(pctx_t *p, struct proc *pr);
 void	 pctx_release_all(pctx_t *p, int callbacks);
 
+/* dispatch.c: one waitpid report of thread tid. */
+void	 pctx_dispatch(pctx_t *p, pid_t tid, int status);
 /* loop.c: handle every waitpid report ready (or wait for one: block). */
 int	 pctx_drain(pctx_t *p, int block);
 
