@@ -53,7 +53,7 @@
 #define MAXEV	8
 
 /* libcpc's count of reads done in user space (libcpc.a, not the API). */
-extern unsigned long cpc_pu_nreads;
+extern unsigned long cpc_perf_user_nreads;
 
 static double
 now(void)
@@ -282,7 +282,7 @@ main(int argc, char **argv)
 	lean.l_len = (3 + 2 * (size_t)nev) * sizeof(uint64_t);
 	if ((lean.l_rb = malloc(lean.l_len)) == NULL)
 		return 1;
-	u0 = cpc_pu_nreads;
+	u0 = cpc_perf_user_nreads;
 	for (r = 0; r < rounds; r++) {
 		int k;
 
@@ -311,7 +311,7 @@ main(int argc, char **argv)
 	qsort(tf, (size_t)rounds, sizeof(double), cmp);
 	printf("sample %.1f raw %.1f ratio %.3f user %.2f floor %.1f\n",
 	    ts[rounds / 2], tr[rounds / 2], ts[rounds / 2] / tr[rounds / 2],
-	    (double)(cpc_pu_nreads - u0) / ((double)calls * rounds),
+	    (double)(cpc_perf_user_nreads - u0) / ((double)calls * rounds),
 	    tf[rounds / 2]);
 	percall(cpc, set, buf, fds[0], rb, sizeof(rb), &lean, calls);
 	free(lean.l_rb);

@@ -199,7 +199,7 @@ perf_start(cpc_t *cpc, struct cpc_ctx *cx)
 		pc->pc_enalast = rb[1];
 		pc->pc_hrlast = cpc_hrnow();
 	}
-	cpc_pu_live(pc, 1);
+	cpc_perf_user_live(pc, 1);
 	return pc->pc_ovf ? ovf_rearm(pc, 1) : 0;
 }
 
@@ -209,7 +209,7 @@ perf_stop(cpc_t *cpc, struct cpc_ctx *cx)
 	struct perf_ctx *pc = perf_ctx(cx);
 
 	(void)cpc;
-	cpc_pu_live(pc, 0);
+	cpc_perf_user_live(pc, 0);
 	return perf_ioctl(pc, PERF_EVENT_IOC_DISABLE);
 }
 
@@ -221,7 +221,7 @@ perf_resume(cpc_t *cpc, struct cpc_ctx *cx)
 	(void)cpc;
 	if (perf_ioctl(pc, PERF_EVENT_IOC_ENABLE) != 0)
 		return -1;
-	cpc_pu_live(pc, 1);
+	cpc_perf_user_live(pc, 1);
 	return 0;
 }
 

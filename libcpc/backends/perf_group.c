@@ -114,7 +114,7 @@ cpc_perf_close(cpc_t *cpc, struct cpc_ctx *cx)
 	int i;
 
 	(void)cpc;
-	cpc_pu_unmap(pc);
+	cpc_perf_user_unmap(pc);
 	cpc_perf_lwpev_close(pc);
 	/* Members first: closing the leader first would promote them. */
 	for (i = pc->pc_nfds - 1; i >= 0; i--)
@@ -187,7 +187,7 @@ open_one(struct perf_ctx *pc, int lead, int i, int group)
 	long fd;
 
 	fill_attr(pc, k, i == 0, sub, &attr);
-	cpc_pu_attr(pc, r, &attr);
+	cpc_perf_user_attr(pc, r, &attr);
 	fd = cpc_perf_open(&attr, pid, cx->cx_cpu, group);
 	if (fd < 0 && attr.config1 != (sub ? r->cr_ev.ev_sub.en_config1 :
 	    r->cr_ev.ev_config1)) {
@@ -345,7 +345,7 @@ cpc_perf_open_set(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_target *t)
 	    (cx->cx_lwpev && cpc_perf_lwpev_open(cpc, pc, t) != 0))
 		goto fail;
 	pc->pc_fresh = 1;
-	cpc_pu_map(pc);
+	cpc_perf_user_map(pc);
 	cx->cx_sample = is_plain(pc, t) ? cpc_perf_sample_plain : NULL;
 	return 0;
 fail:

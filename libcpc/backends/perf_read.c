@@ -144,7 +144,7 @@ cpc_perf_read(cpc_t *cpc, struct cpc_ctx *cx, cpc_buf_t *buf)
 	hrtime_t before = cpu ? cpc_hrnow() : 0;
 
 	/* Hardware counters of the calling thread: no system call. */
-	if (cpc_pu_read(pc) != 0 && cpc_perf_read_raw(pc) != 0)
+	if (cpc_perf_user_read(pc) != 0 && cpc_perf_read_raw(pc) != 0)
 		return read_failed(cpc);
 	if (cpu && cpu_stopped(cpc, pc, before) != 0)
 		return -1;

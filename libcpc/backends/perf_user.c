@@ -39,8 +39,8 @@
 
 #include "perf_user.h"
 
-unsigned long	cpc_pu_nreads;
-int		cpc_pu_off;
+unsigned long	cpc_perf_user_nreads;
+int		cpc_perf_user_off;
 
 struct pu_state {
 	const void	*pu_owner;	/* &pu_me of the bound thread */
@@ -130,7 +130,7 @@ qualifies(const struct perf_ctx *pc)
 	const struct cpc_ctx *cx = &pc->pc_cx;
 	int i;
 
-	if (!PU_ARCH || cpc_pu_off || cx->cx_kind != CPC_BIND_CURLWP ||
+	if (!PU_ARCH || cpc_perf_user_off || cx->cx_kind != CPC_BIND_CURLWP ||
 	    cx->cx_inherit)
 		return 0;
 	for (i = 0; i < cx->cx_nreqs; i++) {
@@ -145,7 +145,7 @@ qualifies(const struct perf_ctx *pc)
 }
 
 void
-cpc_pu_attr(const struct perf_ctx *pc, const struct cpc_request *r,
+cpc_perf_user_attr(const struct perf_ctx *pc, const struct cpc_request *r,
     struct perf_event_attr *a)
 {
 	(void)r;
@@ -160,13 +160,13 @@ cpc_pu_attr(const struct perf_ctx *pc, const struct cpc_request *r,
 }
 
 void
-cpc_pu_map(struct perf_ctx *pc)
+cpc_perf_user_map(struct perf_ctx *pc)
 {
 	struct pu_state *st;
 	long pg = sysconf(_SC_PAGESIZE);
 	int i;
 
-	cpc_pu_unmap(pc);
+	cpc_perf_user_unmap(pc);
 	if (!qualifies(pc) || pc->pc_nfds <= 0 || pg <= 0)
 		return;
 	(void)pthread_once(&pu_once, pu_init);
@@ -185,11 +185,11 @@ cpc_pu_map(struct perf_ctx *pc)
 	st->pu_forks = pu_forks;
 	pc->pc_user = st;
 	if (st->pu_n < pc->pc_nfds)
-		cpc_pu_unmap(pc);
+		cpc_perf_user_unmap(pc);
 }
 
 void
-cpc_pu_unmap(struct perf_ctx *pc)
+cpc_perf_user_unmap(struct perf_ctx *pc)
 {
 	struct pu_state *st = pc->pc_user;
 	long pg = sysconf(_SC_PAGESIZE);
@@ -205,7 +205,7 @@ cpc_pu_unmap(struct perf_ctx *pc)
 }
 
 void
-cpc_pu_live(struct perf_ctx *pc, int on)
+cpc_perf_user_live(struct perf_ctx *pc, int on)
 {
 	struct pu_state *st = pc->pc_user;
 
@@ -247,7 +247,7 @@ pu_count(volatile struct perf_event_mmap_page *pg, uint64_t *count,
 #endif
 
 int
-cpc_pu_read(struct perf_ctx *pc)
+cpc_perf_user_read(struct perf_ctx *pc)
 {
 #if PU_ARCH
 	struct pu_state *st = pc->pc_user;
@@ -255,7 +255,7 @@ cpc_pu_read(struct perf_ctx *pc)
 	int i;
 
 	if (st == NULL || !st->pu_live || st->pu_owner != &pu_me ||
-	    st->pu_forks != pu_forks || cpc_pu_off)
+	    st->pu_forks != pu_forks || cpc_perf_user_off)
 		return -1;
 	for (i = 0; i < st->pu_n; i++) {
 		if (pu_count(st->pu_pg[i], &v, &idle) != 0)
@@ -269,7 +269,7 @@ cpc_pu_read(struct perf_ctx *pc)
 	rb[0] = (uint64_t)st->pu_n;
 	rb[1] = pc->pc_ena0;
 	rb[2] = pc->pc_run0;
-	cpc_pu_nreads++;
+	cpc_perf_user_nreads++;
 	return 0;
 #else
 	(void)pc;

@@ -124,9 +124,9 @@ software(void)
 		tap_ok(0, "a software set binds (%s)", strerror(errno));
 		return;
 	}
-	n0 = cpc_pu_nreads;
+	n0 = cpc_perf_user_nreads;
 	tap_ok(cpc_set_sample(cpc, set, buf) == 0 &&
-	    cpc_buf_get(cpc, buf, 0, &v) == 0 && cpc_pu_nreads == n0,
+	    cpc_buf_get(cpc, buf, 0, &v) == 0 && cpc_perf_user_nreads == n0,
 	    "a software event is sampled with read(), not in user space");
 	cpc_buf_destroy(cpc, buf);
 	cpc_set_destroy(cpc, set);
@@ -148,27 +148,27 @@ hardware(void)
 		    "user-space read of instructions");
 		return;
 	}
-	n0 = cpc_pu_nreads;
+	n0 = cpc_perf_user_nreads;
 	(void)sample();
 	if ((why = no_access()) != NULL) {
-		tap_ok(cpc_pu_nreads == n0, "no user access (%s): read() "
+		tap_ok(cpc_perf_user_nreads == n0, "no user access (%s): read() "
 		    "instead", why);
 		tap_skip(why, "user-space read of instructions");
 		goto out;
 	}
-	tap_ok(cpc_pu_nreads == n0 + 1, "cpc_set_sample reads instructions "
-	    "in user space (%lu reads)", cpc_pu_nreads - n0);
+	tap_ok(cpc_perf_user_nreads == n0 + 1, "cpc_set_sample reads instructions "
+	    "in user space (%lu reads)", cpc_perf_user_nreads - n0);
 
 	/* Warm both paths up, then measure each twice. */
 	(void)around(N1);
 	u1 = around(N1);
 	u2 = around(N2);
-	n0 = cpc_pu_nreads;
-	cpc_pu_off = 1;
+	n0 = cpc_perf_user_nreads;
+	cpc_perf_user_off = 1;
 	(void)around(N1);
 	r1 = around(N1);
 	r2 = around(N2);
-	tap_ok(cpc_pu_nreads == n0, "with the user path off, read() only");
+	tap_ok(cpc_perf_user_nreads == n0, "with the user path off, read() only");
 	tap_u64(u2 - u1, 2 * (N2 - N1),
 	    "user-space read: exactly 2 instructions per loop iteration");
 	tap_u64(r2 - r1, 2 * (N2 - N1),
@@ -178,11 +178,11 @@ hardware(void)
 	    (unsigned long long)(r1 - 2 * N1));
 
 	/* The same counter: user, read(), user, one after the other. */
-	cpc_pu_off = 0;
+	cpc_perf_user_off = 0;
 	a = sample();
-	cpc_pu_off = 1;
+	cpc_perf_user_off = 1;
 	b = sample();
-	cpc_pu_off = 0;
+	cpc_perf_user_off = 0;
 	c = sample();
 	tap_ok(a > 0 && a < b && b < c && c - a < 100000,
 	    "user read %llu < read() %llu < user read %llu: one count",
@@ -195,9 +195,9 @@ hardware(void)
 		int st = -1;
 
 		if (pid == 0) {
-			n0 = cpc_pu_nreads;
+			n0 = cpc_perf_user_nreads;
 			_exit(cpc_set_sample(cpc, set, buf) == 0 &&
-			    cpc_pu_nreads == n0 ? 0 : 1);
+			    cpc_perf_user_nreads == n0 ? 0 : 1);
 		}
 		tap_ok(pid > 0 && waitpid(pid, &st, 0) == pid &&
 		    WIFEXITED(st) && WEXITSTATUS(st) == 0, "a forked child "
@@ -205,12 +205,12 @@ hardware(void)
 	}
 
 	/* Stopped: the page has no counter; read() gives the frozen count. */
-	n0 = cpc_pu_nreads;
+	n0 = cpc_perf_user_nreads;
 	if (cpc_disable(cpc) == 0) {
 		a = sample();
 		loop(N1);
 		b = sample();
-		tap_ok(a == b && cpc_pu_nreads == n0, "a stopped set reads "
+		tap_ok(a == b && cpc_perf_user_nreads == n0, "a stopped set reads "
 		    "with read(), its count frozen (%llu, %llu)",
 		    (unsigned long long)a, (unsigned long long)b);
 		(void)cpc_enable(cpc);
