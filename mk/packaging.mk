@@ -10,9 +10,10 @@
 #                   same DESTDIR, prefix and directories
 #   make dist       $(DISTDIR)/cpc-tools-VERSION.tar.gz: the files git
 #                   tracks, under cpc-tools-VERSION/, reproducibly
-#   make deb        the Debian package cpc-tools, built by
-#                   dpkg-buildpackage -b from that tarball unpacked in
-#                   $(DEB_B), then checked by tests/deb
+#   make deb        the Debian packages cpc-tools, libcpc1, libpctx1 and
+#                   libcpc-dev, built by dpkg-buildpackage -b from that
+#                   tarball unpacked in $(DEB_B), then checked by
+#                   tests/deb
 
 sbindir		?= $(exec_prefix)/sbin
 # Where bash-completion loads a command's completion from, by its name.
@@ -71,8 +72,8 @@ dist:
 # Out of the tree: dpkg-buildpackage cleans (make distclean) where it
 # builds.  Without this make's flags and the variables that change where
 # or how the tree builds (make exports those given on its command line):
-# the package is built as debian/rules says.  tests/deb checks the
-# package's contents and control fields.
+# the packages are built as debian/rules says.  tests/deb checks the
+# packages' contents and control fields, and the unit.
 NOMAKEENV	= env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u B -u CONFIG -u SAN \
 		  -u FUZZ
 deb:

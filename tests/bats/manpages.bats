@@ -67,7 +67,8 @@ synopsis_protos() {
 	}
 	/^\.Fo / { fo = substr($0, 5); fa = ""; next }
 	/^\.Fa / && fo != "" {
-		v = substr($0, 5); gsub(/"/, "", v)
+		# \: is a break point roff may break a long argument at.
+		v = substr($0, 5); gsub(/"/, "", v); gsub(/\\:/, "", v)
 		fa = fa (fa == "" ? "" : ", ") v
 		next
 	}

@@ -4,7 +4,10 @@
 # the .pc files follow the prefix and libdir make install is given after a
 # plain make, make install adds /usr/sbin/cpustat and the completion, make
 # uninstall removes exactly what install put, and make dist gives a
-# tarball named with the version that builds and passes a quick check.
+# tarball named with the version that builds and passes a quick check;
+# and, without building them, that debian/'s .install files split what
+# make install puts among the Debian packages, and debian/mksymbols
+# lists what the libraries export (make deb builds them: tests/deb).
 
 load helper
 
@@ -161,4 +164,51 @@ usr/share/bash-completion/completions/other" "what is left" || return 1
 		    fail_with "$t fails in the tarball's build" || return 1
 		expect_match "$output" $'(^|\n)ok ' "$t ran tests" || return 1
 	done
+}
+
+# The Debian packaging (debian/), without building the packages (make deb
+# does, and tests/deb checks them): quick enough for every make check.
+
+@test "packaging: each file make install puts is in exactly one Debian package's .install" {
+	local d=$BATS_TEST_TMPDIR/st ma f p e hits bad=
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null) || ma=x86_64-linux-gnu
+	inst "$d" install prefix=/usr libdir=/usr/lib/$ma || return 1
+	# dh expands ${DEB_HOST_MULTIARCH}; an entry is a file or a folder.
+	while IFS= read -r f; do
+		hits=
+		for p in "$ROOT"/debian/*.install; do
+			while IFS= read -r e; do
+				e=${e//\$\{DEB_HOST_MULTIARCH\}/$ma}
+				case /$f in
+				"/$e" | "/$e"/*) hits+="${p##*/} " ;;
+				esac
+			done < <(grep -v '^#' "$p")
+		done
+		[ "$(wc -w <<<"$hits")" -eq 1 ] || bad+="$f: ${hits:-none}"$'\n'
+	done < <(files "$d")
+	[ -z "$bad" ] || fail_with "files in no package or in two:
+$bad"
+}
+
+@test "packaging: debian/mksymbols lists what the built libraries export, under their versions" {
+	local l map so pkg
+	command -v objdump >/dev/null || skip "needs objdump (binutils)"
+	for l in libcpc/libcpc.map:libcpc.so.1:libcpc1 \
+	    libcpc/pctx/libpctx.map:libpctx.so.1:libpctx1; do
+		IFS=: read -r map so pkg <<<"$l"
+		run sh "$ROOT/debian/mksymbols" "$ROOT/$map" "$so" "$pkg" "$VERSION"
+		expect_status 0 || return 1
+		expect_eq "$(head -2 <<<"$output")" "$so $pkg #MINVER#
+* Build-Depends-Package: libcpc-dev" "$so's header lines" || return 1
+		expect_eq "$(awk '/^ / { print $1 }' <<<"$output" | LC_ALL=C sort)" \
+		    "$(objdump -T "$BUILD/libcpc/$so" | awk '$2 == "g" &&
+		    $4 != "*UND*" { print $NF "@" $(NF - 1) }' | LC_ALL=C sort)" \
+		    "$so: the symbols of its map, as it exports them" || return 1
+	done
+	# A version node the first package did not have gets this version.
+	printf 'NEW_1.0 {\n\tglobal:\n\t\tf_new;\n} CPCTOOLS_1.3;\n' \
+	    >"$BATS_TEST_TMPDIR/new.map"
+	run sh "$ROOT/debian/mksymbols" "$BATS_TEST_TMPDIR/new.map" x.so.1 x1 9.9
+	expect_eq "$(sed 1,2d <<<"$output")" " NEW_1.0@NEW_1.0 9.9
+ f_new@NEW_1.0 9.9" "a new node's symbols"
 }
