@@ -33,10 +33,12 @@ sig_main(void *arg)
 	int sig;
 
 	for (;;) {
-		if (sigwait(&rs->rs_sigs, &sig) == 0)
-			stop_all(rs);
+		if (sigwait(&rs->rs_sigs, &sig) != 0)
+			continue;
+		if (atomic_load(&rs->rs_sigend))
+			return NULL;
+		stop_all(rs);
 	}
-	return NULL;
 }
 
 static int
@@ -70,15 +72,18 @@ catch_signals(struct runstate *rs)
 }
 
 /*
- * The signal thread ended (sigwait is a cancellation point) before the
- * CPUs it would stop are freed; a signal from now on stays pending.
+ * The signal thread ends before the CPUs it would stop are freed: told
+ * by rs_sigend and a SIGTERM sent to it alone.  Not pthread_cancel,
+ * which loads libgcc_s to unwind and aborts where it is missing (a
+ * minimal system).  A signal from now on stays pending.
  */
 static void
 end_signals(struct runstate *rs)
 {
 	if (!rs->rs_sigstarted)
 		return;
-	pthread_cancel(rs->rs_sigthr);
+	atomic_store(&rs->rs_sigend, 1);
+	(void)pthread_kill(rs->rs_sigthr, SIGTERM);
 	pthread_join(rs->rs_sigthr, NULL);
 	rs->rs_sigstarted = 0;
 }

@@ -60,6 +60,7 @@ struct runstate {
 	sigset_t	 rs_sigs;	/* the signals that end the run */
 	pthread_t	 rs_sigthr;	/* the thread that waits for them */
 	int		 rs_sigstarted;
+	atomic_int	 rs_sigend;	/* the signal thread is to end */
 };
 
 /* CLOCK_MONOTONIC in ns: the clock of cpc_buf_hrtime. */
