@@ -252,6 +252,9 @@ $(B)/tests/workloads/%: tests/workloads/%.c tests/workloads/wl.h
 # The profile's oracle keeps its frame pointers: call chains walk them.
 $(B)/tests/workloads/split_work: WL_CFLAGS = -fno-omit-frame-pointer \
 				      -mno-omit-leaf-frame-pointer
+$(B)/tests/workloads/callgraph: WL_CFLAGS = -fno-omit-frame-pointer \
+				     -mno-omit-leaf-frame-pointer -fno-inline \
+				     -fno-optimize-sibling-calls
 
 # Only include/ and the libraries: what an installed libcpc gives (the
 # flags are the house warnings, less -Wshadow and the prototype checks,
