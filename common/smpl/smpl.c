@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callg.h"
 #include "errh.h"
 #include "profile.h"
 #include "smpl.h"
@@ -31,7 +32,8 @@ struct smpl {
 	cpc_hrtime_t		 sm_t0;
 	pthread_mutex_t		 sm_lock;
 	struct symtab		*sm_syms;	/* NULL: no names needed */
-	struct profile		*sm_prof;
+	struct profile		*sm_prof;	/* --profile without -g */
+	struct callg		*sm_callg;	/* --profile with -g */
 	struct folded		*sm_fold;
 	FILE			*sm_foldfp;	/* --folded, written at the end */
 	FILE			*sm_csv;
@@ -79,7 +81,11 @@ smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 	if ((so->so_profile || so->so_samples != NULL ||
 	    so->so_folded != NULL) && (sm->sm_syms = symtab_create()) == NULL)
 		goto out_nomem;
-	if (so->so_profile && (sm->sm_prof = profile_create()) == NULL)
+	if (so->so_profile && !so->so_callchain &&
+	    (sm->sm_prof = profile_create()) == NULL)
+		goto out_nomem;
+	if (so->so_profile && so->so_callchain &&
+	    (sm->sm_callg = callg_create()) == NULL)
 		goto out_nomem;
 	if (so->so_folded != NULL && (sm->sm_fold = folded_create()) == NULL)
 		goto out_nomem;
@@ -118,6 +124,7 @@ smpl_destroy(struct smpl *sm)
 		fclose(sm->sm_foldfp);
 	symtab_destroy(sm->sm_syms);
 	profile_destroy(sm->sm_prof);
+	callg_destroy(sm->sm_callg);
 	folded_destroy(sm->sm_fold);
 	free(sm->sm_nrecs);
 	free(sm->sm_lost);
@@ -177,26 +184,19 @@ csv_line(struct smpl *sm, const uint64_t *r, int req, const char *sym)
 	fputc('\n', sm->sm_csv);
 }
 
-/*
- * The record's call chain as one folded line, root first.  The chain is
- * innermost first: kernel frames, then user frames; each frame after the
- * first of its part is a return address, looked up one byte back so
- * that a call that ends its function is named for that function.
- */
+/* The record's call chain as one folded line, root first. */
 static void
 fold(struct smpl *sm, const uint64_t *r, pid_t pid)
 {
-	uint64_t nf = r[CPC_SMPL_ITEM_NFRAMES], nk = r[CPC_SMPL_ITEM_NKFRAMES];
+	uint64_t nf = r[CPC_SMPL_ITEM_NFRAMES];
 	const char *sym, *obj;
 	size_t used = 0;
-	uint64_t i, f, ip;
+	uint64_t i;
 
 	if (nf == 0)
 		return;
 	for (i = nf; i-- > 0;) {
-		ip = r[CPC_SMPL_ITEM_FRAME(i)];
-		f = i < nk ? i : i - nk;
-		symtab_resolve(sm->sm_syms, pid, f > 0 ? ip - 1 : ip, &sym,
+		symtab_resolve(sm->sm_syms, pid, callg_frame_pc(r, i), &sym,
 		    &obj);
 		if (folded_frame(&sm->sm_stack, &sm->sm_stacklen, &used,
 		    sym) != 0) {
@@ -231,6 +231,9 @@ take_record(struct smpl *sm, const uint64_t *r, int req)
 	symtab_resolve(sm->sm_syms, pid, r[CPC_SMPL_ITEM_PC], &sym, &obj);
 	if (sm->sm_prof != NULL && profile_add(sm->sm_prof, scope_of(sm, r),
 	    req, sym, obj, 1) != 0)
+		sm->sm_oom = 1;
+	if (sm->sm_callg != NULL && callg_record(sm->sm_callg, sm->sm_syms,
+	    scope_of(sm, r), req, r) != 0)
 		sm->sm_oom = 1;
 	if (sm->sm_csv != NULL)
 		csv_line(sm, r, req, sym);
@@ -320,16 +323,23 @@ smpl_print_profile(struct smpl *sm, FILE *fp, long scope, const char *what)
 {
 	int i;
 
-	if (sm == NULL || sm->sm_prof == NULL)
+	if (sm == NULL || (sm->sm_prof == NULL && sm->sm_callg == NULL))
 		return;
 	pthread_mutex_lock(&sm->sm_lock);
 	flush_locked(sm);
 	for (i = 0; i < sm->sm_spec->sp_nreqs; i++)
-		if (profile_total(sm->sm_prof, scope, i) > 0)
+		if (sm->sm_callg != NULL)
+			(void)callg_print(sm->sm_callg, fp, scope, i, what,
+			    sm->sm_spec->sp_reqs[i].sr_event,
+			    sm->sm_o->so_profile);
+		else if (profile_total(sm->sm_prof, scope, i) > 0)
 			(void)profile_print(sm->sm_prof, fp, scope, i, what,
 			    sm->sm_spec->sp_reqs[i].sr_event,
 			    sm->sm_o->so_profile);
-	profile_drop(sm->sm_prof, scope);
+	if (sm->sm_callg != NULL)
+		callg_drop(sm->sm_callg, scope);
+	else
+		profile_drop(sm->sm_prof, scope);
 	pthread_mutex_unlock(&sm->sm_lock);
 }
 
