@@ -45,6 +45,16 @@ smpl_opt(struct smpl_opts *so, int ch, const char *arg)
 	case SMPL_OPT_PERCPU:
 		so->so_percpu = 1;
 		return 1;
+	case SMPL_OPT_SAMPLESFMT:
+		if (strcmp(arg, "csv") == 0)
+			so->so_samplesfmt = SMPL_FMT_CSV;
+		else if (strcmp(arg, "perf") == 0)
+			so->so_samplesfmt = SMPL_FMT_PERF;
+		else
+			cli_usage_error("invalid --samples-format '%s': use "
+			    "csv or perf", arg);
+		so->so_fmtgiven = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -90,6 +100,9 @@ check_combinations(const struct smpl_opts *so)
 	    same_file(so->so_samples, so->so_folded))
 		cli_usage_error("--samples and --folded name the same file "
 		    "'%s'", so->so_samples);
+	if (so->so_fmtgiven && so->so_samples == NULL)
+		cli_usage_error("--samples-format needs --samples: it is the "
+		    "format of that file");
 	if (so->so_samples != NULL && *so->so_samples == '\0')
 		cli_usage_error("--samples needs a file name");
 	if (so->so_folded != NULL && *so->so_folded == '\0')

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * smplopt.h - the sampling options of both tools on the command line
- * (-S, -g, --profile, --samples, --folded, cpustat's --per-cpu): taken
+ * (-S, -g, --profile, --samples, --samples-format, --folded, cpustat's
+ * --per-cpu): taken
  * while parsing into a struct smpl_opts (smpl.h), then checked together
  * in one place, each conflict a usage error with its own message.
  */
@@ -17,6 +18,7 @@
 #define SMPL_OPT_SAMPLES	0x302
 #define SMPL_OPT_FOLDED		0x303
 #define SMPL_OPT_PERCPU		0x304
+#define SMPL_OPT_SAMPLESFMT	0x305
 
 /* The short letters, for the tools' getopt strings. */
 #define SMPL_SHORTOPTS	"S:g"
@@ -27,13 +29,15 @@
 	{ "callchain",	no_argument,		NULL, 'g' }, \
 	{ "profile",	optional_argument,	NULL, SMPL_OPT_PROFILE }, \
 	{ "samples",	required_argument,	NULL, SMPL_OPT_SAMPLES }, \
-	{ "folded",	required_argument,	NULL, SMPL_OPT_FOLDED }
+	{ "folded",	required_argument,	NULL, SMPL_OPT_FOLDED }, \
+	{ "samples-format", required_argument,	NULL, SMPL_OPT_SAMPLESFMT }
 #define SMPL_LONGOPT_PERCPU \
 	{ "per-cpu",	no_argument,		NULL, SMPL_OPT_PERCPU }
 
 /*
  * Take option ch if it is a sampling option (1), else leave it (0).  A
- * repeated -S or a bad --profile number is a usage error.
+ * repeated -S, a bad --profile number or --samples-format name is a
+ * usage error.
  */
 int	smpl_opt(struct smpl_opts *so, int ch, const char *arg);
 /*

@@ -18,6 +18,7 @@
 
 #include "callg.h"
 #include "errh.h"
+#include "perfout.h"
 #include "profile.h"
 #include "smpl.h"
 #include "smplout.h"
@@ -36,7 +37,8 @@ struct smpl {
 	struct callg		*sm_callg;	/* --profile with -g */
 	struct folded		*sm_fold;
 	FILE			*sm_foldfp;	/* --folded, written at the end */
-	FILE			*sm_csv;
+	FILE			*sm_csv;	/* --samples, either format */
+	struct perfout		*sm_perf;	/* --samples-format=perf */
 	unsigned		*sm_nrecs;	/* per request: smpl_nrecs */
 	uint64_t		*sm_lost;	/* per request */
 	char			*sm_stack;	/* folded stack being built */
@@ -104,7 +106,13 @@ smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 			smpl_destroy(sm);
 			return NULL;
 		}
-		fputs("time,cpu,pid,tid,event,ip,addr,symbol\n", sm->sm_csv);
+		if (so->so_samplesfmt == SMPL_FMT_PERF &&
+		    (sm->sm_perf = perfout_create(sm->sm_csv,
+		    sm->sm_spec)) == NULL)
+			goto out_nomem;
+		if (so->so_samplesfmt == SMPL_FMT_CSV)
+			fputs("time,cpu,pid,tid,event,ip,addr,symbol\n",
+			    sm->sm_csv);
 	}
 	return sm;
 out_nomem:
@@ -125,6 +133,7 @@ smpl_destroy(struct smpl *sm)
 	symtab_destroy(sm->sm_syms);
 	profile_destroy(sm->sm_prof);
 	callg_destroy(sm->sm_callg);
+	perfout_destroy(sm->sm_perf);
 	folded_destroy(sm->sm_fold);
 	free(sm->sm_nrecs);
 	free(sm->sm_lost);
@@ -166,6 +175,11 @@ smpl_exec_pid(struct smpl *sm, pid_t pid)
 {
 	if (sm != NULL && sm->sm_syms != NULL)
 		symtab_forget(sm->sm_syms, pid);
+	if (sm != NULL && sm->sm_perf != NULL) {
+		pthread_mutex_lock(&sm->sm_lock);
+		perfout_forget(sm->sm_perf, pid);
+		pthread_mutex_unlock(&sm->sm_lock);
+	}
 }
 
 static void
@@ -235,7 +249,10 @@ take_record(struct smpl *sm, const uint64_t *r, int req)
 	if (sm->sm_callg != NULL && callg_record(sm->sm_callg, sm->sm_syms,
 	    scope_of(sm, r), req, r) != 0)
 		sm->sm_oom = 1;
-	if (sm->sm_csv != NULL)
+	if (sm->sm_perf != NULL) {
+		if (perfout_record(sm->sm_perf, sm->sm_syms, r, req) != 0)
+			sm->sm_oom = 1;
+	} else if (sm->sm_csv != NULL)
 		csv_line(sm, r, req, sym);
 	if (sm->sm_fold != NULL)
 		fold(sm, r, pid);
@@ -258,6 +275,8 @@ defer_record(struct smpl *sm, const uint64_t *r, int req)
 		sm->sm_pendcap = cap;
 	}
 	symtab_note(sm->sm_syms, (pid_t)r[CPC_SMPL_ITEM_PID]);
+	perfout_note(sm->sm_perf, (pid_t)r[CPC_SMPL_ITEM_PID],
+	    (pid_t)r[CPC_SMPL_ITEM_TID]);
 	sm->sm_pend[sm->sm_npend++] = (uint64_t)req | (uint64_t)len << 16;
 	memcpy(sm->sm_pend + sm->sm_npend, r, len * sizeof(*r));
 	sm->sm_npend += len;

@@ -31,8 +31,14 @@ struct smpl_opts {
 	int		 so_percpu;	/* --per-cpu: a profile per CPU */
 	int		 so_callchain;	/* -g */
 	const char	*so_samples;	/* --samples=FILE */
+	int		 so_samplesfmt;	/* --samples-format: SMPL_FMT_ */
+	int		 so_fmtgiven;	/* --samples-format was given */
 	const char	*so_folded;	/* --folded=FILE */
 };
+
+/* The formats of --samples. */
+#define SMPL_FMT_CSV	0	/* the default */
+#define SMPL_FMT_PERF	1	/* `perf script` text (perfout.h) */
 
 /* Is sampling asked for? */
 int	smpl_on(const struct smpl_opts *so);
@@ -50,8 +56,8 @@ enum smpl_scope { SMPL_BY_PID, SMPL_BY_CPU, SMPL_SYSTEM };
 struct smpl;
 
 /*
- * The run's sampling state: opens --samples (its header written) and
- * --folded.  NULL with a message through errh_set.
+ * The run's sampling state: opens --samples (the CSV's header written)
+ * and --folded.  NULL with a message through errh_set.
  */
 struct smpl *smpl_create(cpc_t *cpc, const struct smpl_opts *so,
 	    enum smpl_scope scope);

@@ -39,6 +39,12 @@ smplreq_nrecs(cpc_t *cpc, const struct spec *sp, int i, int chain)
 	return (unsigned)attr_of(&sp->sp_reqs[i], "smpl_nrecs", n);
 }
 
+uint64_t
+smplreq_period(const struct spec *sp, int i)
+{
+	return attr_of(&sp->sp_reqs[i], "period", 0);
+}
+
 int
 smplreq_add(cpc_t *cpc, const struct spec *sp, int chain, cpc_set_t *set)
 {

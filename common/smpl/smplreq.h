@@ -8,6 +8,7 @@
 #define SMPLREQ_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <libcpc.h>
 
 #include "strtoset.h"
@@ -26,5 +27,7 @@ int	smplreq_add(cpc_t *cpc, const struct spec *sp, int chain,
 /* The smpl_nrecs request i of sp is added with. */
 unsigned smplreq_nrecs(cpc_t *cpc, const struct spec *sp, int i,
 	    int chain);
+/* The period=N request i of sp names, or 0 (the library's default). */
+uint64_t smplreq_period(const struct spec *sp, int i);
 
 #endif

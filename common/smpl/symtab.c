@@ -58,6 +58,7 @@ struct sans {
 	uint64_t	 sa_ip;
 	const char	*sa_sym;
 	const char	*sa_obj;
+	uint64_t	 sa_off;
 };
 
 struct ksym {
@@ -280,7 +281,7 @@ base_name(const char *path)
 
 static int
 user_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
-    const char **obj)
+    const char **obj, uint64_t *symoff)
 {
 	struct sproc *p;
 	Dwfl_Module *m;
@@ -308,18 +309,21 @@ user_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
 	if (mod != NULL)
 		*obj = intern(st, base_name(mod));
 	name = dwfl_module_addrinfo(m, ip, &off, &es, NULL, NULL, NULL);
-	if (name != NULL && *name != '\0')
+	if (name != NULL && *name != '\0') {
 		*sym = intern(st, name);
+		*symoff = off;
+	}
 	return 1;
 }
 #else
 static int
 user_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
-    const char **obj)
+    const char **obj, uint64_t *symoff)
 {
 	(void)st;
 	(void)pid;
 	(void)ip;
+	(void)symoff;
 	*sym = *obj = SYM_UNKNOWN;
 	return 0;
 }
@@ -417,7 +421,7 @@ kernel_load(struct symtab *st)
 
 static void
 kernel_resolve(struct symtab *st, uint64_t ip, const char **sym,
-    const char **obj)
+    const char **obj, uint64_t *symoff)
 {
 	size_t lo = 0, hi, mid;
 
@@ -438,18 +442,29 @@ kernel_resolve(struct symtab *st, uint64_t ip, const char **sym,
 	}
 	*sym = st->st_ksyms[lo].ks_name;
 	*obj = st->st_ksyms[lo].ks_obj;
+	*symoff = ip - st->st_ksyms[lo].ks_addr;
 }
 
 void
 symtab_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
     const char **obj)
 {
+	uint64_t off;
+
+	symtab_resolve_off(st, pid, ip, sym, obj, &off);
+}
+
+void
+symtab_resolve_off(struct symtab *st, pid_t pid, uint64_t ip,
+    const char **sym, const char **obj, uint64_t *symoff)
+{
 	uint64_t h;
 	struct sans *a;
 
+	*symoff = SYM_NOOFF;
 	pthread_mutex_lock(&st->st_lock);
 	if (symtab_is_kernel(ip)) {
-		kernel_resolve(st, ip, sym, obj);
+		kernel_resolve(st, ip, sym, obj, symoff);
 		goto out_unlock;
 	}
 	h = hash64(ip ^ ((uint64_t)(unsigned)pid << 40)) % NCACHE;
@@ -457,16 +472,18 @@ symtab_resolve(struct symtab *st, pid_t pid, uint64_t ip, const char **sym,
 		if (a->sa_ip == ip && a->sa_pid == pid) {
 			*sym = a->sa_sym;
 			*obj = a->sa_obj;
+			*symoff = a->sa_off;
 			goto out_unlock;
 		}
 	/* An unknown address may be mapped later: not kept. */
-	if (!user_resolve(st, pid, ip, sym, obj) ||
+	if (!user_resolve(st, pid, ip, sym, obj, symoff) ||
 	    st->st_ncached >= MAXCACHE || (a = malloc(sizeof(*a))) == NULL)
 		goto out_unlock;
 	a->sa_pid = pid;
 	a->sa_ip = ip;
 	a->sa_sym = *sym;
 	a->sa_obj = *obj;
+	a->sa_off = *symoff;
 	a->sa_next = st->st_cache[h];
 	st->st_cache[h] = a;
 	st->st_ncached++;

@@ -40,6 +40,13 @@ void		 symtab_forget(struct symtab *st, pid_t pid);
  */
 void		 symtab_resolve(struct symtab *st, pid_t pid, uint64_t ip,
 		    const char **sym, const char **obj);
+/*
+ * The same, and in *symoff how far ip lies from the start of its
+ * function: SYM_NOOFF when the function is not named.
+ */
+#define SYM_NOOFF	UINT64_MAX
+void		 symtab_resolve_off(struct symtab *st, pid_t pid, uint64_t ip,
+		    const char **sym, const char **obj, uint64_t *symoff);
 /* Is ip a kernel address (the upper half of a 64-bit address space)? */
 int		 symtab_is_kernel(uint64_t ip);
 
