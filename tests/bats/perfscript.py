@@ -47,7 +47,7 @@ FRAME = re.compile(r'^\s*(\w+)\s*(.+) \((\S*)\)')
 OFFSET = re.compile(r'\+0x[\da-f]+$')
 OUR_START = re.compile(r'^(\S.*?) +(\d+)/(\d+) \[(\d+)\] (\d+\.\d{9}): '
                        r'(?:(\d+) )?(\S+):$')
-OUR_FRAME = re.compile(r'^\t +([0-9a-f]+) (\S.*?)(\+0x[0-9a-f]+)? '
+OUR_FRAME = re.compile(r'^\t *([0-9a-f]+) (\S.*?)(\+0x[0-9a-f]+)? '
                        r'\((\S+)\)$')
 
 

@@ -4,7 +4,13 @@
  * oracle for the profile's inclusive and self counts, its callers and
  * callees, and the call chains of the samples written for perf tools.
  *
- * usage: callgraph K
+ * usage: callgraph [-c cpu] [-d delay_ms] [-a after_ms] K
+ *
+ *	-c cpu		pin to this CPU first (cpustat --per-cpu)
+ *	-d delay_ms	sleep this long before the calls
+ *	-a after_ms	sleep this long after them, before exiting (so that
+ *			cpustat, which names its samples between intervals,
+ *			still finds the process's mappings)
  *
  * main calls callg_a and callg_b; callg_a calls callg_c.  Each makes
  * getpid(2) system calls of its own: callg_a 3K, callg_c 3K, callg_b 2K,
@@ -29,7 +35,6 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -99,22 +104,19 @@ callg_b(long k)
 		getpid_here();
 }
 
-static void
-usage(void)
-{
-	fputs("usage: callgraph K\n", stderr);
-	exit(2);
-}
-
 int
 main(int argc, char **argv)
 {
-	long k;
+	struct wl_args a;
 
-	if (argc != 2)
-		usage();
-	k = wl_num(argv[1], 1, 1000000, usage);
-	callg_a(k);
-	callg_b(k);
+	wl_parse(argc, argv, "callgraph", "K", &a);
+	if (a.n < 1 || a.n > 1000000)
+		wl_usage("callgraph", "K");
+	if (wl_pin(a.cpu, "callgraph") != 0)
+		return 1;
+	wl_sleep_ms(a.delay);
+	callg_a(a.n);
+	callg_b(a.n);
+	wl_sleep_ms(a.after);
 	return 0;
 }
