@@ -323,8 +323,9 @@ hotter(const void *a, const void *b)
 
 	if (x->cn_total != y->cn_total)
 		return x->cn_total > y->cn_total ? -1 : 1;
+	/* Less self first: a caller before the callee it passes on to. */
 	if (x->cn_self != y->cn_self)
-		return x->cn_self > y->cn_self ? -1 : 1;
+		return x->cn_self < y->cn_self ? -1 : 1;
 	return by_name(x, y);
 }
 

@@ -47,9 +47,10 @@ int		 callg_add(struct callg *cg, long scope, int ev,
 		    const char *const *sym, const char *const *obj, size_t n);
 /*
  * Print the profile of scope and ev: the title "# profile: <what>,
- * <evname>, N samples", the top functions by total (ties by self, then
- * symbol, then object) with their total and self percentages and
- * samples, then "# calls: ..." and for each of those functions its
+ * <evname>, N samples", the top functions by total (ties: less self
+ * first, then by symbol and object) with their total and self
+ * percentages and samples, then "# calls: ..." and for each of those
+ * functions its
  * callers, itself and its callees (hottest first), every percentage of
  * the scope's samples.  Nothing when the scope has no sample of ev.
  * Returns the functions' count.
