@@ -38,7 +38,8 @@ static const char synopsis[] =
     "[-c events [-c events]...] [-C cpulist] [-p period]\n"
     "\t\t[-T u|d] [-o file] [--format=text|csv|json|openmetrics]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
-    "\t\t[--samples=file] [--folded=file] [-sntDh] [interval [count]]";
+    "\t\t[--samples=file] [--samples-format=csv|perf] [--folded=file]\n"
+    "\t\t[-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
@@ -84,9 +85,14 @@ print_usage(FILE *fp)
 	    "\t\t\tper event counts the samples (no default -c set)\n"
 	    "\t-g\t\trecord call chains with the samples\n"
 	    "\t--profile[=N]\tafter the totals, the N hottest functions of\n"
-	    "\t\t\tthe system (default 10): pct, samples, symbol, object\n"
+	    "\t\t\tthe system (default 10): pct, samples, symbol, object;\n"
+	    "\t\t\twith -g total%%, self%%, total, self, symbol, object,\n"
+	    "\t\t\tthen the callers and callees of those N\n"
 	    "\t--per-cpu\twith --profile: one profile per CPU\n"
-	    "\t--samples=file\twrite every sample to file as CSV\n"
+	    "\t--samples=file\twrite every sample to file (CSV by default)\n"
+	    "\t--samples-format=csv|perf\n"
+	    "\t\t\tthe format of --samples: perf is the text of perf\n"
+	    "\t\t\tscript, which Firefox Profiler and speedscope open\n"
 	    "\t--folded=file\twrite the call chains (-g) as folded stacks\n"
 	    "\t-D\t\tdebug: name the failing libcpc function in errors\n"
 	    "\t-h\t\tprint this text and the events this machine counts\n"

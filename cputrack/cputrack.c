@@ -34,7 +34,8 @@ static const char progname[] = PROGNAME;
 static const char synopsis[] =
     "[-T secs] [-N count] [-Defghntv] [-o file]\n"
     "\t\t[--format=text|csv|json|openmetrics] [-S events]\n"
-    "\t\t[--profile[=N]] [--samples=file] [--folded=file]\n"
+    "\t\t[--profile[=N]] [--samples=file] [--samples-format=csv|perf]\n"
+    "\t\t[--folded=file]\n"
     "\t\t-c events [-c events]... [command [args] | -p pid]";
 
 static const struct option longopts[] = {
@@ -88,8 +89,13 @@ print_usage(FILE *fp)
 	    "\t\t\tcounts the samples taken (-c is then optional)\n"
 	    "\t-g\t\trecord call chains with the samples\n"
 	    "\t--profile[=N]\tafter each process's totals, its N hottest\n"
-	    "\t\t\tfunctions (default 10): pct, samples, symbol, object\n"
-	    "\t--samples=file\twrite every sample to file as CSV\n"
+	    "\t\t\tfunctions (default 10): pct, samples, symbol, object;\n"
+	    "\t\t\twith -g total%%, self%%, total, self, symbol, object,\n"
+	    "\t\t\tthen the callers and callees of those N\n"
+	    "\t--samples=file\twrite every sample to file (CSV by default)\n"
+	    "\t--samples-format=csv|perf\n"
+	    "\t\t\tthe format of --samples: perf is the text of perf\n"
+	    "\t\t\tscript, which Firefox Profiler and speedscope open\n"
 	    "\t--folded=file\twrite the call chains (-g) as folded stacks\n"
 	    "\t--list-events[=pattern]\n"
 	    "\t\t\tlist the event names that contain pattern (or match\n"
