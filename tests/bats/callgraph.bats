@@ -250,3 +250,18 @@ $pid $pid $GP main;callg_b 200" "the workload's stacks in the perf text"
 		expect_eq "${stderr_lines[0]}" "$t: --samples-format needs --samples: it is the format of that file" "$t --samples-format alone"
 	done
 }
+
+@test "--samples-format: completion offers csv and perf" {
+	local t
+	# shellcheck source=../../completion/cpc-tools.bash
+	source "$TESTS_DIR/../completion/cpc-tools.bash"
+	for t in "$CPUTRACK" "$CPUSTAT"; do
+		COMP_WORDS=("$t" --samples-format = "")
+		COMP_CWORD=3
+		COMP_LINE="$t --samples-format="
+		COMP_POINT=${#COMP_LINE}
+		_cpc_tools
+		expect_eq "$(printf '%s\n' "${COMPREPLY[@]}")" "csv
+perf" "${t##*/} --samples-format=" || return 1
+	done
+}
