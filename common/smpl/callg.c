@@ -329,32 +329,39 @@ hotter(const void *a, const void *b)
 	return by_name(x, y);
 }
 
-/* Callers: by their callee's rank, then hottest, then by name. */
+/*
+ * Pairs by the rank of their end in the top (the callee's with
+ * by_callee set, else the caller's), then hottest, then by the other
+ * end's name.
+ */
+static int
+pair_order(const struct cedge *x, const struct cedge *y, int by_callee)
+{
+	const struct cnode *xe = by_callee ? x->ce_to : x->ce_from;
+	const struct cnode *ye = by_callee ? y->ce_to : y->ce_from;
+
+	if (xe->cn_rank != ye->cn_rank)
+		return xe->cn_rank < ye->cn_rank ? -1 : 1;
+	if (x->ce_n != y->ce_n)
+		return x->ce_n > y->ce_n ? -1 : 1;
+	return by_name(by_callee ? x->ce_from : x->ce_to,
+	    by_callee ? y->ce_from : y->ce_to);
+}
+
+/* The callers of each function of the top, together. */
 static int
 caller_order(const void *a, const void *b)
 {
-	const struct cedge *x = *(const struct cedge *const *)a;
-	const struct cedge *y = *(const struct cedge *const *)b;
-
-	if (x->ce_to->cn_rank != y->ce_to->cn_rank)
-		return x->ce_to->cn_rank < y->ce_to->cn_rank ? -1 : 1;
-	if (x->ce_n != y->ce_n)
-		return x->ce_n > y->ce_n ? -1 : 1;
-	return by_name(x->ce_from, y->ce_from);
+	return pair_order(*(const struct cedge *const *)a,
+	    *(const struct cedge *const *)b, 1);
 }
 
-/* Callees: by their caller's rank, then hottest, then by name. */
+/* The callees of each function of the top, together. */
 static int
 callee_order(const void *a, const void *b)
 {
-	const struct cedge *x = *(const struct cedge *const *)a;
-	const struct cedge *y = *(const struct cedge *const *)b;
-
-	if (x->ce_from->cn_rank != y->ce_from->cn_rank)
-		return x->ce_from->cn_rank < y->ce_from->cn_rank ? -1 : 1;
-	if (x->ce_n != y->ce_n)
-		return x->ce_n > y->ce_n ? -1 : 1;
-	return by_name(x->ce_to, y->ce_to);
+	return pair_order(*(const struct cedge *const *)a,
+	    *(const struct cedge *const *)b, 0);
 }
 
 /* A line of the calls; a caller's or callee's name indented. */

@@ -230,27 +230,6 @@ $pid $pid $GP main;callg_b 200" "the workload's stacks in the perf text"
 	    "the workload's callers and callees"
 }
 
-@test "--samples-format: a bad name, or no --samples, is a usage error" {
-	local t
-	for t in cputrack cpustat; do
-		if [ $t = cputrack ]; then
-			set -- "$CPUTRACK" -c page-faults
-			tail=true
-		else
-			set -- "$CPUSTAT"
-			tail=0.1
-		fi
-		run --separate-stderr timeout 20 "$@" -S page-faults \
-		    --samples=x --samples-format=xml $tail
-		expect_status 2
-		expect_eq "${stderr_lines[0]}" "$t: invalid --samples-format 'xml': use csv or perf" "$t --samples-format=xml"
-		run --separate-stderr timeout 20 "$@" -S page-faults \
-		    --samples-format=perf $tail
-		expect_status 2
-		expect_eq "${stderr_lines[0]}" "$t: --samples-format needs --samples: it is the format of that file" "$t --samples-format alone"
-	done
-}
-
 @test "--samples-format: completion offers csv and perf" {
 	local t
 	# shellcheck source=../../completion/cpc-tools.bash

@@ -230,6 +230,12 @@ csv_count() {
 		expect_eq "${stderr_lines[0]}" "$t: invalid --profile 'x': not a whole number" "$t --profile=x"
 		run --separate-stderr timeout 20 "$@" -S page-faults -g --samples=a --folded=a $tail
 		expect_eq "${stderr_lines[0]}" "$t: --samples and --folded name the same file 'a'" "$t same file"
+		run --separate-stderr timeout 20 "$@" -S page-faults --samples=x --samples-format=xml $tail
+		expect_status 2
+		expect_eq "${stderr_lines[0]}" "$t: invalid --samples-format 'xml': use csv or perf" "$t --samples-format=xml"
+		run --separate-stderr timeout 20 "$@" -S page-faults --samples-format=perf $tail
+		expect_status 2
+		expect_eq "${stderr_lines[0]}" "$t: --samples-format needs --samples: it is the format of that file" "$t --samples-format alone"
 		run --separate-stderr timeout 20 "$@" -S nosuchevent_xyz $tail
 		expect_status 2
 		expect_match "${stderr_lines[0]}" "^$t: -S 'nosuchevent_xyz': " "$t unknown event"
