@@ -7,9 +7,10 @@
 # callg_a), 2K in callg_b, none in main; syscalls:sys_enter_getpid with
 # period 1 samples each call once.  The perf text is read by
 # perfscript.py, which holds it to the grammar of the importers
-# (Firefox Profiler's and speedscope's), and, where perf is installed,
-# compared frame by frame with perf's own.  Every tool run has a time
-# limit.
+# (Firefox Profiler's and speedscope's), where perf is installed
+# compared frame by frame with perf's own, and where speedscope (npm) and
+# Chromium are installed imported by speedscope itself.  Every tool run
+# has a time limit.
 
 setup() {
 	load helper
@@ -181,6 +182,50 @@ callg_c 300" "one frame per sample, in its function"
 	    sort | uniq -c)
 	expect_eq "$ours" "$theirs" "symbol+offset of the workload's frames"
 	[ -n "$ours" ] || fail_with "no frames"
+}
+
+@test "--samples-format=perf: speedscope imports it (its release build, in headless Chromium)" {
+	local chrome rel bundle pid t=$BATS_TEST_TMPDIR span
+	chrome=$(command -v chromium || command -v chromium-browser) ||
+	    skip "needs Chromium (Debian package chromium)"
+	rel=${SPEEDSCOPE_RELEASE:-$(npm root -g 2>/dev/null)/speedscope/dist/release}
+	bundle=$(ls "$rel"/speedscope-*.js 2>/dev/null | head -n 1)
+	[ -n "$bundle" ] ||
+	    skip "needs speedscope (npm install -g speedscope), not in $rel"
+	ct -T 0 -g -S $GP,period=1 --samples="$PERF" --samples-format=perf \
+	    "$CG" 100
+	expect_status 0
+	pid=$(awk '$3 == "exit" { print $2 }' <<<"$output")
+	# As speedscope's command hands a file over, then its Export.
+	printf 'speedscope.loadFileFromBase64("samples.perf", "%s")\n' \
+	    "$(base64 -w 0 "$PERF")" >"$t/load.js"
+	sed "s|@BUNDLE@|$bundle|" "$TESTS_DIR/bats/ssimport.html" >"$t/page.html"
+	timeout -s KILL 120 "$chrome" --headless --no-sandbox --disable-gpu \
+	    --allow-file-access-from-files --user-data-dir="$t/chrome" \
+	    --virtual-time-budget=20000 \
+	    --dump-dom "file://$t/page.html#localProfilePath=$t/load.js" \
+	    >"$t/dom" 2>"$t/chrome.err" ||
+	    fail_with "Chromium failed: $(tail -n 5 "$t/chrome.err")"
+	run "$TESTS_DIR/bats/ssexport.py" "$t/dom"
+	expect_status 0
+	expect_eq "$(grep '^name ' <<<"$output")" \
+	    "name callgraph pid: $pid tid: $pid" "the one profile: the thread"
+	expect_eq "$(grep '^frame .* callgraph$' <<<"$output")" \
+	    "frame main callgraph
+frame callg_a callgraph
+frame callg_c callgraph
+frame callg_b callgraph" "the workload's frames and their object"
+	# The calls come in order: callg_a's, callg_c's, callg_b's; a run of
+	# samples with one stack is one stack to speedscope.
+	expect_eq "$(sed -n 's/^stack .*;main;/main;/p' <<<"$output")" \
+	    "main;callg_a
+main;callg_a;callg_c
+main;callg_b" "the stacks as time goes"
+	# From the first sample's time to the last's.
+	span=$(awk -F'[] ]+' '/^[^\t]/ && NF > 3 { sub(/:$/, "", $4)
+	    if (f == "") f = $4; l = $4 } END { printf "%.9f", l - f }' "$PERF")
+	expect_eq "$(grep '^span ' <<<"$output")" "span $span" \
+	    "the times as speedscope read them"
 }
 
 @test "cpustat -g --profile --per-cpu and --samples-format=perf: exact for the pinned workload" {
