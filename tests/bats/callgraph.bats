@@ -199,7 +199,8 @@ callg_c 300" "one frame per sample, in its function"
 	# As speedscope's command hands a file over, then its Export.
 	printf 'speedscope.loadFileFromBase64("samples.perf", "%s")\n' \
 	    "$(base64 -w 0 "$PERF")" >"$t/load.js"
-	sed "s|@BUNDLE@|$bundle|" "$TESTS_DIR/bats/ssimport.html" >"$t/page.html"
+	printf '<!DOCTYPE html>\n<html><head><meta charset="UTF-8"><title>%s</title></head><body>\n<script src="file://%s"></script>\n<script src="file://%s"></script>\n</body></html>\n' \
+	    speedscope "$TESTS_DIR/bats/ssimport.js" "$bundle" >"$t/page.html"
 	timeout -s KILL 120 "$chrome" --headless --no-sandbox --disable-gpu \
 	    --allow-file-access-from-files --user-data-dir="$t/chrome" \
 	    --virtual-time-budget=20000 \

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""ssexport.py - what speedscope imported, from the page ssimport.html
+"""ssexport.py - what speedscope imported, from the page ssimport.js
 left behind (Chromium's --dump-dom): speedscope's own export of the
 profile, in its file format (an "evented" profile: frames opened and
 closed at times).

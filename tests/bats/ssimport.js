@@ -1,14 +1,12 @@
-<!DOCTYPE html>
-<!-- SPDX-License-Identifier: BSD-2-Clause -->
-<!--
-  ssimport.html - load a file into speedscope (its release build, which
-  callgraph.bats puts in place of @BUNDLE@) the way its command does
-  (#localProfilePath=, a script that hands the file over), then press its
-  Export button and leave what it exports in <pre id="export"> (or the
-  reason it could not in <pre id="error">) for Chromium's dump-dom.
--->
-<html><head><meta charset="UTF-8"><title>speedscope</title></head><body>
-<script>
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ssimport.js - load a file into speedscope the way its command does
+ * (the page's #localProfilePath= names a script that hands the file
+ * over), then press its Export button and leave what it exports in
+ * <pre id="export"> (or the reason it could not in <pre id="error">) for
+ * Chromium's --dump-dom.  The page (callgraph.bats writes it) loads this
+ * script, then speedscope's release build.
+ */
 var exported = null;
 var realURL = URL.createObjectURL.bind(URL);
 /* Export saves through a link to a blob: keep the blob, follow no link. */
@@ -51,6 +49,3 @@ function exportNow() {
 	exported.text().then(function (t) { show(t, 'export'); });
 }
 setTimeout(exportNow, 50);
-</script>
-<script src="file://@BUNDLE@"></script>
-</body></html>
