@@ -60,6 +60,30 @@ struct smpl {
 #define PEND_REQ(w)	((int)((w) & 0xffff))
 #define PEND_LEN(w)	((size_t)((w) >> 16))
 
+/*
+ * Open --samples in its format (the CSV's header written): 0, or -1
+ * with the reason through errh_set.
+ */
+static int
+samples_open(struct smpl *sm)
+{
+	const struct smpl_opts *so = sm->sm_o;
+
+	if ((sm->sm_csv = fopen(so->so_samples, "we")) == NULL) {
+		errh_set("cannot open '%s' for writing: %s", so->so_samples,
+		    strerror(errno));
+		return -1;
+	}
+	if (so->so_samplesfmt == SMPL_FMT_CSV)
+		fputs("time,cpu,pid,tid,event,ip,addr,symbol\n", sm->sm_csv);
+	else if ((sm->sm_perf = perfout_create(sm->sm_csv, sm->sm_spec)) ==
+	    NULL) {
+		errh_set("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 struct smpl *
 smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 {
@@ -99,20 +123,9 @@ smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 		smpl_destroy(sm);
 		return NULL;
 	}
-	if (so->so_samples != NULL) {
-		if ((sm->sm_csv = fopen(so->so_samples, "we")) == NULL) {
-			errh_set("cannot open '%s' for writing: %s",
-			    so->so_samples, strerror(errno));
-			smpl_destroy(sm);
-			return NULL;
-		}
-		if (so->so_samplesfmt == SMPL_FMT_PERF &&
-		    (sm->sm_perf = perfout_create(sm->sm_csv,
-		    sm->sm_spec)) == NULL)
-			goto out_nomem;
-		if (so->so_samplesfmt == SMPL_FMT_CSV)
-			fputs("time,cpu,pid,tid,event,ip,addr,symbol\n",
-			    sm->sm_csv);
+	if (so->so_samples != NULL && samples_open(sm) != 0) {
+		smpl_destroy(sm);
+		return NULL;
 	}
 	return sm;
 out_nomem:
