@@ -71,6 +71,7 @@ perf_stacks() {
 @test "cputrack -g --profile: exact total and self, callers and callees" {
 	ct -T 0 -g -S $GP,period=1 --profile "$CG" 100
 	expect_status 0
+	expect_eq "$stderr" "" "stderr"
 	expect_match "$output" $'\n# profile: pid [0-9]+, syscalls:sys_enter_getpid, 800 samples\n# total%    self%     total      self symbol object\n' \
 	    "the profile's title lines"
 	expect_eq "$(cg_rows "$output" profile)" "$PROFILE_ROWS" \
@@ -123,6 +124,7 @@ perf_stacks() {
 	ct -T 0 -g -S $GP,period=1 --samples="$PERF" --samples-format=perf \
 	    "$CG" 100
 	expect_status 0
+	expect_eq "$stderr" "" "stderr"
 	pid=$(awk '$3 == "exit" { print $2 }' <<<"$output")
 	[ -n "$pid" ] || fail_with "no exit line"
 	run "$PS" --ours "$PERF"
