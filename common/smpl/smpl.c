@@ -198,7 +198,9 @@ fold(struct smpl *sm, const uint64_t *r, pid_t pid)
 		f = i < nk ? i : i - nk;
 		symtab_resolve(sm->sm_syms, pid, f > 0 ? ip - 1 : ip, &sym,
 		    &obj);
-		if (folded_frame(&sm->sm_stack, &sm->sm_stacklen, &used,
+		if (strcmp(obj, SYM_UNKNOWN) == 0)
+			obj = NULL;
+		if (folded_frame(&sm->sm_stack, &sm->sm_stacklen, &used, obj,
 		    sym) != 0) {
 			sm->sm_oom = 1;
 			return;
