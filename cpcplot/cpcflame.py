@@ -82,16 +82,18 @@ def is_kernel(obj, fn):
 def layout(counts, scale, min_px):
     """The frames to draw, [(depth, x, samples, text)], sorted, and how
     many frames were too narrow.  Depth 0 is the root (text None); x and
-    samples are in samples.  The stacks are walked in the order of
-    stack + ';', in which the stacks that share a chain of frames are
-    next to each other, so each frame is one run of lines: it opens at
-    the first line whose chain has it and closes at the first that has
-    not.  The frames open are those of the last line; starts[d] is where
-    the one at depth d + 1 began."""
+    samples are in samples.  The stacks are walked in the order of their
+    frames (each ';' and the end made a NUL, which sorts before every
+    character: a frame's callees follow the stacks that end in it, and
+    siblings come in the order of their names), in which the stacks that
+    share a chain of frames are next to each other, so each frame is one
+    run of lines: it opens at the first line whose chain has it and
+    closes at the first that has not.  The frames open are those of the
+    last line; starts[d] is where the one at depth d + 1 began."""
     least = min_px / scale
     drawn, prev, starts = [], [], []
     pos = narrow = 0
-    for stack in sorted(counts, key=lambda s: s + ";"):
+    for stack in sorted(counts, key=frames_order):
         frames = stack.split(";")
         k = shared(frames, prev)
         narrow += close(drawn, prev, starts, k, pos, least)
@@ -102,6 +104,11 @@ def layout(counts, scale, min_px):
     drawn.append((0, 0, pos, None))
     drawn.sort()
     return drawn, narrow
+
+
+def frames_order(stack):
+    """The sort key of layout: the stack, ';' and its end made NULs."""
+    return stack.replace(";", "\0") + "\0"
 
 
 def shared(a, b):

@@ -43,8 +43,9 @@ def die(msg):
 
 def known(path):
     """The input of known counts: a program, libc, the kernel and a
-    frame with no object; 3000 one-sample stacks that are too narrow to
-    draw at the default width; a self time in main."""
+    frame with no object (with a space in its name); 3000 one-sample
+    stacks that are too narrow to draw at the default width; a self
+    time in main."""
     lines = [
         "libc.so.6`__libc_start_call_main;prog`main;prog`a;prog`c 3000",
         "libc.so.6`__libc_start_call_main;prog`main;prog`a 1000",
@@ -55,7 +56,10 @@ def known(path):
         "[kernel.kallsyms]`entry_SYSCALL_64;[kernel.kallsyms]`do_syscall_64;"
         "[ext4]`ext4_file_read_iter 1500",
         "libc.so.6`__libc_start_call_main;prog`main 500",
-        "noobj;leaf<&> 200",
+        "noobj;leaf (x<&>) 200",
+        # Sorts between a's own line and a's callees' when the lines
+        # are sorted as they are: a must still be one frame.
+        "libc.so.6`__libc_start_call_main;prog`main;prog`a+b 400",
     ]
     lines += ["libc.so.6`__libc_start_call_main;prog`main;prog`tiny%04d 1"
               % i for i in range(3000)]
