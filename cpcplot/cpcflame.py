@@ -20,6 +20,7 @@ changing that one transform.
 """
 
 import os
+import re
 
 ROOT = "all"
 PAD = 10            # pixels left and right of the frames
@@ -43,26 +44,47 @@ class FoldedError(Exception):
     """What is wrong with the input, to report with the file's name."""
 
 
+# A line: the stack, a space, the count.  The stack takes all up to the
+# last space: other tools' function names may have spaces.
+LINE = re.compile(rb"(?m)^(.*) ([0-9]+)\r?$")
+
+
 def read_folded(data, name):
     """{stack: samples} from folded stacks (bytes, UTF-8), duplicates
-    added up."""
-    counts = {}
-    text = data.decode("utf-8", errors="replace")
-    for n, line in enumerate(text.splitlines(), 1):
-        stack, _, num = line.rpartition(" ")
-        if not (num.isascii() and num.isdigit()) or stack == "":
-            if line.strip() == "":
-                continue
-            raise FoldedError("'%s' line %d: not folded stacks (frames "
-                              "joined by ';', a space and a count): %.60s"
-                              % (name, n, line))
+    added up.  The stacks stay bytes, with their ';' made NULs (see
+    layout), and only the names drawn are decoded: with a hundred
+    thousand long stacks, each copy of the input costs."""
+    if b"\0" in data:
+        raise FoldedError("'%s': a NUL byte: not folded stacks" % name)
+    data = data.replace(b";", b"\0")
+    counts, end = {}, 0
+    for m in LINE.finditer(data):
+        if data[end:m.start()].strip():
+            bad_line(data, end, name)
+        end = m.end()
+        stack, n = m.group(1), int(m.group(2))
         if stack in counts:
-            counts[stack] += int(num)
-        elif num != "0":
-            counts[stack] = int(num)
-    if not counts or not any(counts.values()):
+            counts[stack] += n
+        elif n > 0 and stack:
+            counts[stack] = n
+        elif not stack:
+            bad_line(data, m.start(), name)
+    if data[end:].strip():
+        bad_line(data, end, name)
+    if not counts:
         raise FoldedError("'%s': no samples" % name)
     return counts
+
+
+def bad_line(data, pos, name):
+    """Report the first line at or after pos that is not blank."""
+    while data[pos:pos + 1].isspace():
+        pos += 1
+    line = data[pos:].split(b"\n", 1)[0].replace(b"\0", b";")
+    raise FoldedError("'%s' line %d: not folded stacks (frames joined by "
+                      "';', a space and a count): %.60s" %
+                      (name, data.count(b"\n", 0, pos) + 1,
+                       line.decode("utf-8", errors="replace").rstrip()))
 
 
 def split_frame(text):
@@ -82,33 +104,30 @@ def is_kernel(obj, fn):
 def layout(counts, scale, min_px):
     """The frames to draw, [(depth, x, samples, text)], sorted, and how
     many frames were too narrow.  Depth 0 is the root (text None); x and
-    samples are in samples.  The stacks are walked in the order of their
-    frames (each ';' and the end made a NUL, which sorts before every
-    character: a frame's callees follow the stacks that end in it, and
-    siblings come in the order of their names), in which the stacks that
-    share a chain of frames are next to each other, so each frame is one
-    run of lines: it opens at the first line whose chain has it and
+    samples are in samples.  The stacks are walked in their sorted
+    order: their frames are separated by NULs, which sort before every
+    other character, so a frame's callees follow the stacks that end in
+    it, siblings come in the order of their names, and the stacks that
+    share a chain of frames are next to each other.  Each frame is then
+    one run of lines: it opens at the first line whose chain has it and
     closes at the first that has not.  The frames open are those of the
     last line; starts[d] is where the one at depth d + 1 began."""
     least = min_px / scale
     drawn, prev, starts = [], [], []
     pos = narrow = 0
-    for stack in sorted(counts, key=frames_order):
-        frames = stack.split(";")
+    for stack in sorted(counts):
+        frames = stack.split(b"\0")
         k = shared(frames, prev)
         narrow += close(drawn, prev, starts, k, pos, least)
         starts.extend([pos] * (len(frames) - k))
         pos += counts[stack]
         prev = frames
     narrow += close(drawn, prev, starts, 0, pos, least)
+    drawn = [(d, x, w, t.decode("utf-8", errors="replace"))
+             for d, x, w, t in drawn]
     drawn.append((0, 0, pos, None))
-    drawn.sort()
+    drawn.sort(key=lambda f: f[:3])
     return drawn, narrow
-
-
-def frames_order(stack):
-    """The sort key of layout: the stack, ';' and its end made NULs."""
-    return stack.replace(";", "\0") + "\0"
 
 
 def shared(a, b):
@@ -147,8 +166,13 @@ def objects(counts, drawn):
     for _, _, _, text in drawn:
         if text is not None:
             self_n[split_frame(text)[0]] = 0
+    leaves = {}
     for stack, n in counts.items():
-        obj = split_frame(stack[stack.rfind(";") + 1:])[0]
+        obj = stack[stack.rfind(b"\0") + 1:].partition(b"`")
+        obj = obj[0] if obj[1] else b""
+        leaves[obj] = leaves.get(obj, 0) + n
+    for obj, n in leaves.items():
+        obj = obj.decode("utf-8", errors="replace")
         if obj in self_n:
             self_n[obj] += n
     order = sorted(self_n, key=lambda o: (-self_n[o], o))
