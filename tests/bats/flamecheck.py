@@ -197,13 +197,20 @@ def check_svg(folded, svg, minpx=0.1):
     user = [fills[c] for o, c in by_obj.items() if not o.startswith("[")]
     if len(set(user)) != len(user):
         die("two objects share a colour: %s" % by_obj)
+    facts(root, conf, drawn, paths, {o: (c, fills[c])
+                                     for o, c in by_obj.items()})
+
+
+def facts(root, conf, drawn, paths, objs):
+    """What the test greps: the frames (by their caller), the objects,
+    the row on top, the note, the labels."""
     for d, x, w, *_ in drawn:
         p = paths[(d, x)]
         if p:
             print("frame %s > %s %d" % ((p[-2] if len(p) > 1 else "all"),
                                         p[-1], w))
-    for o, c in sorted(by_obj.items()):
-        print("object %s %s %s" % (o or "-", c, fills[c]))
+    for o, (c, fill) in sorted(objs.items()):
+        print("object %s %s %s" % (o or "-", c, fill))
     print("frames %d" % len(drawn))
     print("maxdepth %d" % max(d for d, *_ in drawn))
     rows = sorted((conf["top"] + (d if conf["icicle"] else conf["maxd"] - d)
