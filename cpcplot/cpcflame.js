@@ -136,9 +136,15 @@
 			search(re);
 	}
 
-	// The widest frame that re matches, as ?z= asks.
+	// The widest frame that re matches, as ?z= asks (none when re is
+	// not a regular expression).
 	function widest(re) {
-		var rx = new RegExp(re), best = null, i;
+		var rx, best = null, i;
+		try {
+			rx = new RegExp(re);
+		} catch (e) {
+			return null;
+		}
 		for (i = 0; i < frames.length; i++)
 			if (frames[i] !== root && rx.test(frames[i].text) &&
 			    (best === null || frames[i].w > best.w))
