@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: BSD-2-Clause
+/* SPDX-License-Identifier: BSD-2-Clause */
 // cpcflame.js - the script of cpcplot --flame's page, inlined after its
 // settings (var FLAME, written by cpcflame.py).
 //
