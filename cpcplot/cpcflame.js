@@ -11,8 +11,9 @@
 // the object and the samples.
 //
 // The page's address may ask for a view: ?s=RE searches, ?z=RE zooms to
-// the widest frame that RE matches (as a click on it would), ?i=1 turns
-// the picture over.
+// the widest frame that RE matches (as a click on it would; z= again
+// clicks again, so ...&z=^all$ zooms back out), ?i=1 turns the picture
+// over.
 "use strict";
 (function () {
 	var F = FLAME, NS = "http://www.w3.org/2000/svg";
@@ -136,8 +137,9 @@
 			search(re);
 	}
 
-	// The widest frame that re matches, as ?z= asks (none when re is
-	// not a regular expression).
+	// The widest frame but the root that re matches, as ?z= asks; the
+	// root when only it matches; none when re is not a regular
+	// expression.
 	function widest(re) {
 		var rx, best = null, i;
 		try {
@@ -149,7 +151,7 @@
 			if (frames[i] !== root && rx.test(frames[i].text) &&
 			    (best === null || frames[i].w > best.w))
 				best = frames[i];
-		return best;
+		return best === null && rx.test(root.text) ? root : best;
 	}
 
 	function start() {
@@ -181,8 +183,10 @@
 		q = new URLSearchParams(window.location.search);
 		if (q.get("i") === "1")
 			flip();
-		if (q.get("z") && (f = widest(q.get("z"))) !== null)
-			f.el.dispatchEvent(new MouseEvent("click"));
+		q.getAll("z").forEach(function (re) {
+			if ((f = widest(re)) !== null)
+				f.el.dispatchEvent(new MouseEvent("click"));
+		});
 		if (q.get("s"))
 			search(q.get("s"));
 	}

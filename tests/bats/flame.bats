@@ -183,12 +183,18 @@ chrome() {
 	expect_status 0 || fail_with "$stderr"
 	grep -qx 'Matched xyz: 0 samples, 0.00%' <<<"$output" ||
 	    fail_with "$output"
-	chrome --dump-dom "file://$D/k.svg?z=%5Eall%24"
+	# zoomed, then a click on the root: all as it was, labels too
+	chrome --dump-dom "file://$D/k.svg?z=prog%60a%24&z=%5Eall%24"
 	printf '%s\n' "$output" >"$dom"
 	grep -q '<g id="frames" transform="translate(10,0) scale(0.08082191780821918,1)">' \
 	    "$dom" || fail_with "the root's click did not reset the zoom"
 	grep -q '<text id="unzoom" class="btn off"' "$dom" ||
 	    fail_with "Reset zoom shown while not zoomed"
+	grep -q 'class="[^"]*anc' "$dom" && fail_with "frames still dimmed"
+	expect_eq "$(grep -o '<g id="labels">.*' "$dom" | grep -o '<text[^<]*<')" \
+	    "$(tr -d '\n' <"$D/k.svg" | grep -o '<g id="labels">.*' |
+		sed 's|</g>.*||' | grep -o '<text[^<]*<')" \
+	    "the labels remade as cpcplot wrote them"
 }
 
 @test "cputrack -g --folded to cpcplot --flame: the workload's calls, by object" {
