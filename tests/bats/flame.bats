@@ -4,9 +4,10 @@
 # known counts (flamecheck.py: every frame exactly as wide as its samples,
 # where its samples put it, titled and coloured by its object), the
 # icicle geometry and the options; the page in headless Chromium (a
-# screenshot in which a search paints exactly the matched frames, and the
-# DOM after the script zoomed, searched and turned the picture over); and
-# the whole way from cputrack -g --folded on a workload whose calls are
+# screenshot in which a search paints exactly the matched frames, the DOM
+# after the script zoomed, searched and turned the picture over as the
+# page's address asked, and the page used with real mouse and key events
+# through the DevTools protocol, flameclick.py); and the whole way from cputrack -g --folded on a workload whose calls are
 # known.  Every run has a time limit.
 
 setup() {
@@ -195,6 +196,41 @@ chrome() {
 	    "$(tr -d '\n' <"$D/k.svg" | grep -o '<g id="labels">.*' |
 		sed 's|</g>.*||' | grep -o '<text[^<]*<')" \
 	    "the labels remade as cpcplot wrote them"
+}
+
+@test "cpcplot --flame in Chromium: pointed at, clicked, searched, inverted and zoomed out with the mouse and keys" {
+	command -v chromium >/dev/null ||
+	    skip "needs chromium (install-deps; Debian's chromium package)"
+	fl --flame "$D/k.folded"
+	expect_status 0
+	# real input events at screen places, through the DevTools protocol
+	run --separate-stderr timeout -s KILL 180 "$PY" \
+	    "$TESTS_DIR/bats/flameclick.py" "$D/k.svg" a \
+	    '`(a|c|ext4_file_read_iter)$'
+	expect_status 0 || fail_with "$stderr"
+	local s0='translate(10,0) scale(0.08082191780821918,1)'
+	# a: 6000 samples from x 500; zoomed, 1180 px are its 6000 samples
+	local s1='translate(-88.33333333333333,0) scale(0.19666666666666666,1)'
+	expect_eq "$output" "over transform $s0
+over status a in prog, 6000 samples, 41.10%
+over matched  
+over hits 0 anc 0 unzoom btn off root-y 148
+click transform $s1
+click status a in prog, 6000 samples, 41.10%
+click matched  
+click hits 0 anc 3 unzoom btn root-y 148
+search transform $s1
+search status a in prog, 6000 samples, 41.10%
+search matched Matched \`(a|c|ext4_file_read_iter)\$: 7500 samples, 51.37%
+search hits 3 anc 3 unzoom btn root-y 148
+invert transform $s1
+invert status a in prog, 6000 samples, 41.10%
+invert matched Matched \`(a|c|ext4_file_read_iter)\$: 7500 samples, 51.37%
+invert hits 3 anc 3 unzoom btn root-y 52
+escape transform $s0
+escape status a in prog, 6000 samples, 41.10%
+escape matched Matched \`(a|c|ext4_file_read_iter)\$: 7500 samples, 51.37%
+escape hits 3 anc 0 unzoom btn off root-y 52" "what the page showed at each step"
 }
 
 @test "cputrack -g --folded to cpcplot --flame: the workload's calls, by object" {
