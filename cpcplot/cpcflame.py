@@ -93,10 +93,8 @@ def split_frame(text):
     return (obj, fn) if tick else ("", text)
 
 
-def is_kernel(obj, fn):
-    """Is this a frame of the kernel (or of a kernel module)?"""
-    if obj == "":
-        return fn.endswith("_[k]")      # perf's mark, in others' files
+def is_kernel(obj):
+    """Is this object the kernel or a kernel module?"""
     return obj.startswith("[") and obj.endswith("]") and \
         obj not in USER_PSEUDO
 
@@ -180,7 +178,7 @@ def objects(counts, drawn):
     for k, obj in enumerate(order):
         if obj == "":
             fill = NO_OBJECT
-        elif is_kernel(obj, ""):
+        elif is_kernel(obj):
             fill = KERNEL
         else:
             fill = PALETTE[i % len(PALETTE)]
@@ -273,7 +271,7 @@ def legend(objs, total, y, width):
         x = PAD + (i % per) * LEGEND_COL
         top = y + (i // per) * ROW
         name = obj or "(no object)"
-        if obj and is_kernel(obj, ""):
+        if obj and is_kernel(obj):
             name += " (kernel)"
         out.append('<rect class="%s" x="%d" y="%d" width="12" height="12"/>'
                    '<text x="%d" y="%d">%s %s</text>\n' %
@@ -316,6 +314,7 @@ def render(counts, width=1200, min_px=0.1, icicle=False, title=None):
            '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
            'width="%d" height="%d" viewBox="0 0 %d %d">\n' %
            (width, height, width, height),
+           "<title>%s</title>\n" % esc(title),
            "<style>\n%s\n</style>\n" % style(objs),
            '<rect x="0" y="0" width="%d" height="%d" fill="#fff" '
            'stroke="none"/>\n' % (width, height),
