@@ -306,6 +306,10 @@ install: all
 	install -d $(DESTDIR)$(pkgdatadir)
 	install -m 644 share/output.schema.json \
 	    $(DESTDIR)$(pkgdatadir)/output.schema.json
+	@# cpcplot --flame's module and page script, which cpcplot finds
+	@# from where it is (bin/../share/cpc-tools).
+	install -m 644 cpcplot/cpcflame.py $(DESTDIR)$(pkgdatadir)/cpcflame.py
+	install -m 644 cpcplot/cpcflame.js $(DESTDIR)$(pkgdatadir)/cpcflame.js
 	install -m 755 $(LIBCPC_SO) $(DESTDIR)$(libdir)/libcpc.so.1
 	ln -sf libcpc.so.1 $(DESTDIR)$(libdir)/libcpc.so
 	install -m 755 $(LIBPCTX_SO) $(DESTDIR)$(libdir)/libpctx.so.1

@@ -225,7 +225,9 @@ fold(struct smpl *sm, const uint64_t *r, pid_t pid)
 	for (i = nf; i-- > 0;) {
 		symtab_resolve(sm->sm_syms, pid, callg_frame_pc(r, i), &sym,
 		    &obj);
-		if (folded_frame(&sm->sm_stack, &sm->sm_stacklen, &used,
+		if (strcmp(obj, SYM_UNKNOWN) == 0)
+			obj = NULL;
+		if (folded_frame(&sm->sm_stack, &sm->sm_stacklen, &used, obj,
 		    sym) != 0) {
 			sm->sm_oom = 1;
 			return;

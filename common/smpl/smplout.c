@@ -98,12 +98,25 @@ folded_add(struct folded *fd, const char *stack, uint64_t n)
 	return 0;
 }
 
-int
-folded_frame(char **buf, size_t *len, size_t *used, const char *name)
+/* s at d, each character that would break a folded line made '_'. */
+static char *
+fold_copy(char *d, const char *s)
 {
-	size_t need = *used + strlen(name) + 2;
+	for (; *s != '\0'; s++)
+		*d++ = (*s == ';' || *s == ' ' || *s == '`' ||
+		    (unsigned char)*s < 0x20) ? '_' : *s;
+	return d;
+}
+
+int
+folded_frame(char **buf, size_t *len, size_t *used, const char *obj,
+    const char *name)
+{
+	size_t need = *used + strlen(name) + 3;
 	char *nb, *d;
 
+	if (obj != NULL)
+		need += strlen(obj);
 	if (need > *len) {
 		if ((nb = realloc(*buf, need * 2)) == NULL)
 			return -1;
@@ -113,9 +126,11 @@ folded_frame(char **buf, size_t *len, size_t *used, const char *name)
 	d = *buf + *used;
 	if (*used > 0)
 		*d++ = ';';
-	for (; *name != '\0'; name++)
-		*d++ = (*name == ';' || *name == ' ' ||
-		    (unsigned char)*name < 0x20) ? '_' : *name;
+	if (obj != NULL) {
+		d = fold_copy(d, obj);
+		*d++ = '`';
+	}
+	d = fold_copy(d, name);
 	*d = '\0';
 	*used = (size_t)(d - *buf);
 	return 0;

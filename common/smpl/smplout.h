@@ -28,12 +28,14 @@ void		 folded_destroy(struct folded *fd);
 int		 folded_add(struct folded *fd, const char *stack, uint64_t n);
 /*
  * Append a frame to the stack being built in *buf (size *len, grown as
- * needed): a ';' before it unless first, and each ';' or space or
- * control character of name replaced by '_' so that the line keeps its
- * shape.  -1 when out of memory.
+ * needed): a ';' before it unless first, then "obj`name" (the object
+ * that holds the function, as DTrace writes frames), or name alone when
+ * obj is NULL.  Each ';', space, '`' or control character of obj and
+ * name is replaced by '_' so that the line keeps its shape.  -1 when out
+ * of memory.
  */
 int		 folded_frame(char **buf, size_t *len, size_t *used,
-		    const char *name);
+		    const char *obj, const char *name);
 /* Every stack and its count, sorted by stack; -1 on a write error. */
 int		 folded_write(const struct folded *fd, FILE *fp);
 

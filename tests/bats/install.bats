@@ -193,7 +193,7 @@ EOF
 	expect_status 0
 }
 
-@test "install: cpcplot, cpcplot(1), and the JSON Schema that a --format=json run meets" {
+@test "install: cpcplot (and --flame), cpcplot(1), and the JSON Schema that a --format=json run meets" {
 	requires root
 	stage || return 1
 	local schema=$STAGE/usr/share/cpc-tools/output.schema.json
@@ -201,6 +201,17 @@ EOF
 	[ -e "$STAGE/usr/share/man/man1/cpcplot.1" ] ||
 	    fail_with "cpcplot.1 was not installed"
 	[ -e "$schema" ] || fail_with "the schema was not installed" || return 1
+	# --flame finds its module and script where install put them, from
+	# the installed cpcplot alone (no byte code left behind)
+	printf 'prog`main;prog`f 3\nprog`main 1\n' >"$BATS_TEST_TMPDIR/s.folded"
+	run --separate-stderr timeout 60 "$STAGE/usr/bin/cpcplot" --flame \
+	    "$BATS_TEST_TMPDIR/s.folded"
+	expect_status 0
+	grep -q '<title>f$' "$BATS_TEST_TMPDIR/s.svg" &&
+	    grep -q 'var FLAME = ' "$BATS_TEST_TMPDIR/s.svg" ||
+	    fail_with "the installed cpcplot --flame drew no frames"
+	[ ! -e "$STAGE/usr/share/cpc-tools/__pycache__" ] ||
+	    fail_with "cpcplot left byte code in the installed tree"
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null ||
 	    skip "needs python3-jsonschema (install-deps)"
 	run --separate-stderr timeout 20 "$CPUSTAT" --format=json \

@@ -137,11 +137,14 @@ csv_count() {
 	bad=$(grep -Ev '^[^ ]+ [0-9]+$' "$FOLD" | head -1)
 	[ -z "$bad" ] || fail_with "folded line out of shape: $bad"
 	total=$(awk '{ n += $NF } END { print n }' "$FOLD")
-	hot=$(awk '$1 ~ /(^|;)split_hot$/ { n += $NF } END { print n + 0 }' \
-	    "$FOLD")
+	hot=$(awk '$1 ~ /(^|;)split_work`split_hot$/ { n += $NF }
+	    END { print n + 0 }' "$FOLD")
 	expect_range $((hot * 100 / total)) 70 80 "split_hot's share as leaf"
-	grep -q '^[^ ]*main;[^ ]*split_hot ' "$FOLD" ||
-	    fail_with "no stack from main to split_hot"
+	# Each frame names its object: the program, libc, the kernel.
+	grep -Eq '(^|;)split_work`main;split_work`split_hot ' "$FOLD" ||
+	    fail_with "no stack from main to split_hot, named for split_work"
+	grep -q '^libc\.so\.[0-9]*`' "$FOLD" ||
+	    fail_with "no root frame in libc"
 }
 
 @test "threads: each thread's records under its own tid" {

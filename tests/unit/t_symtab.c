@@ -189,10 +189,11 @@ test_csv_folded(void)
 	    "CSV fields quoted and escaped (RFC 4180)");
 	free(text);
 
-	folded_frame(&stack, &slen, &used, "main");
-	folded_frame(&stack, &slen, &used, "a;b c");
-	folded_frame(&stack, &slen, &used, "leaf");
-	tap_str(stack, "main;a_b_c;leaf", "frames joined, ';' and ' ' made _");
+	folded_frame(&stack, &slen, &used, NULL, "main");
+	folded_frame(&stack, &slen, &used, NULL, "a;b c");
+	folded_frame(&stack, &slen, &used, "lib`x.so", "leaf");
+	tap_str(stack, "main;a_b_c;lib_x.so`leaf",
+	    "frames joined, object`name, ';' ' ' '`' made _");
 	folded_add(fd, stack, 2);
 	folded_add(fd, "main;other", 1);
 	folded_add(fd, stack, 1);
@@ -200,7 +201,7 @@ test_csv_folded(void)
 	fp = open_memstream(&text, &len);
 	folded_write(fd, fp);
 	fclose(fp);
-	tap_str(text, "main;a_b_c;leaf 3\nmain;other 1\n",
+	tap_str(text, "main;a_b_c;lib_x.so`leaf 3\nmain;other 1\n",
 	    "folded lines: stack and count, sorted");
 	free(text);
 	free(stack);
