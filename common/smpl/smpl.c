@@ -19,6 +19,7 @@
 #include "errh.h"
 #include "profile.h"
 #include "smpl.h"
+#include "smplcsv.h"
 #include "smplout.h"
 #include "smplreq.h"
 #include "symtab.h"
@@ -34,7 +35,7 @@ struct smpl {
 	struct profile		*sm_prof;
 	struct folded		*sm_fold;
 	FILE			*sm_foldfp;	/* --folded, written at the end */
-	FILE			*sm_csv;
+	struct smplcsv		*sm_csv;	/* --samples */
 	unsigned		*sm_nrecs;	/* per request: smpl_nrecs */
 	uint64_t		*sm_lost;	/* per request */
 	char			*sm_stack;	/* folded stack being built */
@@ -91,14 +92,10 @@ smpl_create(cpc_t *cpc, const struct smpl_opts *so, enum smpl_scope scope)
 		smpl_destroy(sm);
 		return NULL;
 	}
-	if (so->so_samples != NULL) {
-		if ((sm->sm_csv = fopen(so->so_samples, "we")) == NULL) {
-			errh_set("cannot open '%s' for writing: %s",
-			    so->so_samples, strerror(errno));
-			smpl_destroy(sm);
-			return NULL;
-		}
-		fputs("time,cpu,pid,tid,event,ip,addr,symbol\n", sm->sm_csv);
+	if (so->so_samples != NULL &&
+	    (sm->sm_csv = smplcsv_open(so->so_samples, sm->sm_spec)) == NULL) {
+		smpl_destroy(sm);
+		return NULL;
 	}
 	return sm;
 out_nomem:
@@ -112,8 +109,7 @@ smpl_destroy(struct smpl *sm)
 {
 	if (sm == NULL)
 		return;
-	if (sm->sm_csv != NULL)
-		fclose(sm->sm_csv);
+	(void)smplcsv_close(sm->sm_csv);
 	if (sm->sm_foldfp != NULL)
 		fclose(sm->sm_foldfp);
 	symtab_destroy(sm->sm_syms);
@@ -159,22 +155,6 @@ smpl_exec_pid(struct smpl *sm, pid_t pid)
 {
 	if (sm != NULL && sm->sm_syms != NULL)
 		symtab_forget(sm->sm_syms, pid);
-}
-
-static void
-csv_line(struct smpl *sm, const uint64_t *r, int req, const char *sym)
-{
-	cpc_hrtime_t t = (cpc_hrtime_t)r[CPC_SMPL_ITEM_TIME] - sm->sm_t0;
-
-	fprintf(sm->sm_csv, "%s%" PRId64 ".%09" PRId64 ",%" PRIu64 ",%"
-	    PRIu64 ",%" PRIu64 ",", t < 0 ? "-" : "",
-	    (t < 0 ? -t : t) / 1000000000, (t < 0 ? -t : t) % 1000000000,
-	    r[CPC_SMPL_ITEM_CPU], r[CPC_SMPL_ITEM_PID], r[CPC_SMPL_ITEM_TID]);
-	csv_field(sm->sm_csv, sm->sm_spec->sp_reqs[req].sr_event);
-	fprintf(sm->sm_csv, ",%#" PRIx64 ",%#" PRIx64 ",",
-	    r[CPC_SMPL_ITEM_PC], r[CPC_SMPL_ITEM_ADDR]);
-	csv_field(sm->sm_csv, sym);
-	fputc('\n', sm->sm_csv);
 }
 
 /*
@@ -233,7 +213,8 @@ take_record(struct smpl *sm, const uint64_t *r, int req)
 	    req, sym, obj, 1) != 0)
 		sm->sm_oom = 1;
 	if (sm->sm_csv != NULL)
-		csv_line(sm, r, req, sym);
+		smplcsv_line(sm->sm_csv, r, req, (int64_t)(r[CPC_SMPL_ITEM_TIME] -
+		    (uint64_t)sm->sm_t0), sym);
 	if (sm->sm_fold != NULL)
 		fold(sm, r, pid);
 }
@@ -336,6 +317,7 @@ smpl_print_profile(struct smpl *sm, FILE *fp, long scope, const char *what)
 int
 smpl_finish(struct smpl *sm)
 {
+	struct smplcsv *cv;
 	FILE *fp;
 	int i, rc = 0;
 
@@ -358,9 +340,9 @@ smpl_finish(struct smpl *sm)
 		}
 	}
 	if (sm->sm_csv != NULL) {
-		fp = sm->sm_csv;
+		cv = sm->sm_csv;
 		sm->sm_csv = NULL;
-		if ((ferror(fp) | fclose(fp)) != 0) {
+		if (smplcsv_close(cv) != 0) {
 			warn("cannot write '%s'", sm->sm_o->so_samples);
 			rc = -1;
 		}
