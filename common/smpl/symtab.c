@@ -13,11 +13,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 #else
@@ -38,6 +40,7 @@ typedef int Dwfl_Callbacks;
 #define NCACHE		65536	/* (pid, address) answers' hash chains */
 #define MAXCACHE	(1 << 20)	/* answers kept, at most */
 #define REREPORTS	64	/* maps read again at will, then 1/s */
+#define KALLSYMS_READ	(256 * 1024)	/* /proc/kallsyms per read(2) */
 
 struct sstr {
 	struct sstr	*ss_next;
@@ -336,83 +339,151 @@ ksym_cmp(const void *a, const void *b)
 }
 
 /*
- * One line of /proc/kallsyms, "addr type name[\tmodule]": the text
- * symbol's address, its name cut out in place, and *mod its module (in
- * brackets) or NULL; 0 for any other line.
+ * One line of /proc/kallsyms, "addr type name[\tmodule]", ending at
+ * end (its newline, or where the text ends): the text symbol's address
+ * (parsed by hand: strtoull was a tenth of the load), its name cut out
+ * in place, and *mod its module (in brackets) or NULL; 0 for any other
+ * line.
  */
 static uint64_t
-kallsyms_line(char *line, char **name, char **mod)
+kallsyms_line(char *line, char *end, char **name, char **mod)
 {
-	unsigned long long addr;
-	char *end, *m;
+	uint64_t addr = 0;
+	char *p, *tab;
+	int d;
 
-	addr = strtoull(line, &end, 16);
-	if (end == line || end[0] != ' ' || (end[1] != 't' && end[1] != 'T') ||
-	    end[2] != ' ')
-		return 0;
-	*name = end + 3;
-	end = *name + strcspn(*name, "\t\n");
-	*mod = NULL;
-	if (*end == '\t') {
-		m = end + 1;
-		m[strcspn(m, "\n")] = '\0';
-		*mod = m;
+	for (p = line; p < end; p++) {
+		d = *p >= '0' && *p <= '9' ? *p - '0' :
+		    *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+		if (d < 0)
+			break;
+		addr = addr << 4 | (uint64_t)d;
 	}
+	if (p == line || end - p < 4 || p[0] != ' ' ||
+	    (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
+		return 0;
+	*name = p + 3;
+	*mod = NULL;
 	*end = '\0';
+	if ((tab = memchr(*name, '\t', (size_t)(end - *name))) != NULL) {
+		*tab = '\0';
+		*mod = tab + 1;
+	}
 	return addr;
+}
+
+/* Room for one more symbol and a name of len bytes; 0, or -1. */
+static int
+ksym_room(struct symtab *st, size_t *cap, size_t used, size_t *acap,
+    size_t len)
+{
+	struct ksym *k;
+	char *na;
+
+	if (st->st_nksyms == *cap) {
+		if ((k = realloc(st->st_ksyms, (*cap ? 2 * *cap : 65536) *
+		    sizeof(*k))) == NULL)
+			return -1;
+		st->st_ksyms = k;
+		*cap = *cap ? 2 * *cap : 65536;
+	}
+	if (used + len > *acap) {
+		if ((na = realloc(st->st_knames, (used + len) * 2)) == NULL)
+			return -1;
+		st->st_knames = na;
+		*acap = (used + len) * 2;
+	}
+	return 0;
+}
+
+/*
+ * The text symbols of the whole lines in buf (n bytes) into the table;
+ * the bytes used.  -1 when out of memory.
+ */
+static ssize_t
+kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *cap,
+    size_t *used, size_t *acap)
+{
+	char *line = buf, *nl, *name, *mod;
+	struct ksym *k;
+	uint64_t addr;
+	size_t len;
+
+	while ((nl = memchr(line, '\n', n - (size_t)(line - buf))) != NULL) {
+		addr = kallsyms_line(line, nl, &name, &mod);
+		line = nl + 1;
+		if (addr == 0)
+			continue;
+		len = (size_t)(nl - name) + 1;
+		if (mod != NULL)
+			len = (size_t)(mod - name);
+		if (ksym_room(st, cap, *used, acap, len) != 0)
+			return -1;
+		k = &st->st_ksyms[st->st_nksyms++];
+		k->ks_addr = addr;
+		memcpy(st->st_knames + *used, name, len);
+		k->ks_name = (const char *)(uintptr_t)*used;
+		k->ks_obj = mod != NULL ? intern(st, mod) : SYM_KERNEL;
+		*used += len;
+	}
+	return line - buf;
+}
+
+/* Is the table sorted by address?  /proc/kallsyms nearly always is. */
+static int
+ksyms_sorted(const struct symtab *st)
+{
+	size_t i;
+
+	for (i = 1; i < st->st_nksyms; i++)
+		if (st->st_ksyms[i].ks_addr < st->st_ksyms[i - 1].ks_addr)
+			return 0;
+	return 1;
 }
 
 /*
  * Text symbols of /proc/kallsyms (none where its addresses are hidden),
  * their names in one arena: the kernel has some 100000, read once, on
- * the first kernel address.  The arena only grows while reading; the
- * names' offsets become pointers at the end.
+ * the first kernel address, in large reads of whole lines parsed in
+ * place.  The arena only grows while reading; the names' offsets become
+ * pointers at the end.
  */
 static void
 kernel_load(struct symtab *st)
 {
-	char *line = NULL, *name, *mod, *na;
-	size_t cap = 0, lcap = 0, used = 0, acap = 0, len, i;
-	struct ksym *k;
-	uint64_t addr;
-	FILE *fp;
+	size_t cap = 0, used = 0, acap = 0, have = 0, i;
+	ssize_t n, took;
+	char *buf;
+	int fd;
 
 	st->st_kloaded = 1;
-	if ((fp = fopen("/proc/kallsyms", "re")) == NULL)
+	if ((buf = malloc(KALLSYMS_READ)) == NULL)
 		return;
-	while (getline(&line, &lcap, fp) > 0) {
-		if ((addr = kallsyms_line(line, &name, &mod)) == 0)
-			continue;
-		len = strlen(name) + 1;
-		if (st->st_nksyms == cap || used + len > acap) {
-			cap = st->st_nksyms == cap ? (cap ? 2 * cap : 65536) :
-			    cap;
-			acap = used + len > acap ? (acap + len) * 2 : acap;
-			if ((k = realloc(st->st_ksyms, cap * sizeof(*k))) ==
-			    NULL)
-				break;
-			st->st_ksyms = k;
-			if ((na = realloc(st->st_knames, acap)) == NULL)
-				break;
-			st->st_knames = na;
-		}
-		k = &st->st_ksyms[st->st_nksyms++];
-		k->ks_addr = addr;
-		memcpy(st->st_knames + used, name, len);
-		k->ks_name = (const char *)(uintptr_t)used;
-		used += len;
-		if (mod != NULL) {
-			snprintf(line, lcap, "%s", mod);
-			k->ks_obj = intern(st, line);
-		} else
-			k->ks_obj = SYM_KERNEL;
+	if ((fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC)) < 0) {
+		free(buf);
+		return;
 	}
-	free(line);
-	fclose(fp);
+	while ((n = read(fd, buf + have, KALLSYMS_READ - have)) > 0 ||
+	    (n < 0 && errno == EINTR)) {
+		if (n < 0)
+			continue;
+		have += (size_t)n;
+		if ((took = kallsyms_chunk(st, buf, have, &cap, &used,
+		    &acap)) < 0)
+			break;
+		memmove(buf, buf + took, have - (size_t)took);
+		have -= (size_t)took;
+		if (have == KALLSYMS_READ)	/* a line longer than that */
+			have = 0;
+	}
+	close(fd);
+	free(buf);
 	for (i = 0; i < st->st_nksyms; i++)
 		st->st_ksyms[i].ks_name = st->st_knames +
 		    (uintptr_t)st->st_ksyms[i].ks_name;
-	qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms), ksym_cmp);
+	if (!ksyms_sorted(st))
+		qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms),
+		    ksym_cmp);
 }
 
 static void
