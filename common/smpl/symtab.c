@@ -65,8 +65,8 @@ struct sans {
 
 struct ksym {
 	uint64_t	 ks_addr;
-	const char	*ks_name;
-	const char	*ks_obj;
+	uint32_t	 ks_name;	/* in st_knames */
+	uint32_t	 ks_obj;	/* in st_kmods */
 };
 
 struct symtab {
@@ -78,6 +78,8 @@ struct symtab {
 	struct ksym	*st_ksyms;	/* sorted by address */
 	char		*st_knames;	/* their names, one after another */
 	size_t		 st_nksyms;
+	const char	**st_kmods;	/* SYM_KERNEL, then each [module] */
+	uint32_t	 st_nkmods;
 	int		 st_kloaded;
 	char		*st_debugpath;	/* libdwfl's debuginfo search path */
 	Dwfl_Callbacks	 st_cb;
@@ -174,6 +176,7 @@ symtab_destroy(struct symtab *st)
 		}
 	free(st->st_ksyms);
 	free(st->st_knames);
+	free(st->st_kmods);
 	free(st->st_debugpath);
 	pthread_mutex_destroy(&st->st_lock);
 	free(st);
@@ -372,6 +375,27 @@ kallsyms_line(char *line, char *end, char **name, char **mod)
 	return addr;
 }
 
+/*
+ * The index of module mod (its symbols come one after another: the last
+ * one is looked at first) in st_kmods; UINT32_MAX when out of memory.
+ */
+static uint32_t
+kmod_index(struct symtab *st, const char *mod)
+{
+	const char *m = intern(st, mod), **nm;
+	uint32_t i;
+
+	for (i = st->st_nkmods; i-- > 1;)
+		if (st->st_kmods[i] == m)
+			return i;
+	if ((nm = realloc(st->st_kmods, (st->st_nkmods + 1) *
+	    sizeof(*nm))) == NULL)
+		return UINT32_MAX;
+	st->st_kmods = nm;
+	nm[st->st_nkmods] = m;
+	return st->st_nkmods++;
+}
+
 /* Room for one more symbol and a name of len bytes; 0, or -1. */
 static int
 ksym_room(struct symtab *st, size_t *cap, size_t used, size_t *acap,
@@ -387,6 +411,8 @@ ksym_room(struct symtab *st, size_t *cap, size_t used, size_t *acap,
 		st->st_ksyms = k;
 		*cap = *cap ? 2 * *cap : 65536;
 	}
+	if (used + len > UINT32_MAX)	/* offsets of 32 bits */
+		return -1;
 	if (used + len > *acap) {
 		if ((na = realloc(st->st_knames, (used + len) * 2)) == NULL)
 			return -1;
@@ -422,8 +448,10 @@ kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *cap,
 		k = &st->st_ksyms[st->st_nksyms++];
 		k->ks_addr = addr;
 		memcpy(st->st_knames + *used, name, len);
-		k->ks_name = (const char *)(uintptr_t)*used;
-		k->ks_obj = mod != NULL ? intern(st, mod) : SYM_KERNEL;
+		k->ks_name = (uint32_t)*used;
+		if ((k->ks_obj = mod != NULL ? kmod_index(st, mod) : 0) ==
+		    UINT32_MAX)
+			return -1;
 		*used += len;
 	}
 	return line - buf;
@@ -451,12 +479,16 @@ ksyms_sorted(const struct symtab *st)
 static void
 kernel_load(struct symtab *st)
 {
-	size_t cap = 0, used = 0, acap = 0, have = 0, i;
+	size_t cap = 0, used = 0, acap = 0, have = 0;
 	ssize_t n, took;
 	char *buf;
 	int fd;
 
 	st->st_kloaded = 1;
+	/* Index 0, every symbol outside a module. */
+	if ((st->st_kmods = malloc(sizeof(*st->st_kmods))) == NULL)
+		return;
+	st->st_kmods[st->st_nkmods++] = SYM_KERNEL;
 	if ((buf = malloc(KALLSYMS_READ)) == NULL)
 		return;
 	if ((fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC)) < 0) {
@@ -478,9 +510,6 @@ kernel_load(struct symtab *st)
 	}
 	close(fd);
 	free(buf);
-	for (i = 0; i < st->st_nksyms; i++)
-		st->st_ksyms[i].ks_name = st->st_knames +
-		    (uintptr_t)st->st_ksyms[i].ks_name;
 	if (!ksyms_sorted(st))
 		qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms),
 		    ksym_cmp);
@@ -507,8 +536,8 @@ kernel_resolve(struct symtab *st, uint64_t ip, const char **sym,
 		else
 			hi = mid;
 	}
-	*sym = st->st_ksyms[lo].ks_name;
-	*obj = st->st_ksyms[lo].ks_obj;
+	*sym = st->st_knames + st->st_ksyms[lo].ks_name;
+	*obj = st->st_kmods[st->st_ksyms[lo].ks_obj];
 }
 
 void
