@@ -213,8 +213,8 @@ take_record(struct smpl *sm, const uint64_t *r, int req)
 	    req, sym, obj, 1) != 0)
 		sm->sm_oom = 1;
 	if (sm->sm_csv != NULL)
-		smplcsv_line(sm->sm_csv, r, req, (int64_t)(r[CPC_SMPL_ITEM_TIME] -
-		    (uint64_t)sm->sm_t0), sym);
+		smplcsv_line(sm->sm_csv, r, req, (int64_t)
+		    (r[CPC_SMPL_ITEM_TIME] - (uint64_t)sm->sm_t0), sym);
 	if (sm->sm_fold != NULL)
 		fold(sm, r, pid);
 }
