@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 #else
@@ -41,6 +42,8 @@ typedef int Dwfl_Callbacks;
 #define MAXCACHE	(1 << 20)	/* answers kept, at most */
 #define REREPORTS	64	/* maps read again at will, then 1/s */
 #define KALLSYMS_READ	(256 * 1024)	/* /proc/kallsyms per read(2) */
+#define KMEM_RESERVE	(32UL << 20)	/* address space per kernel table */
+#define HUGE_SZ		(2UL << 20)	/* a huge page */
 
 struct sstr {
 	struct sstr	*ss_next;
@@ -112,17 +115,52 @@ intern(struct symtab *st, const char *s)
 	return e->ss_text;
 }
 
+/*
+ * len bytes (a multiple of HUGE_SZ) of zeroed address space, aligned to
+ * a huge page and asked to be backed by them: the tables below touched
+ * 4 KiB at a time cost a thousand page faults, which in a VM were a
+ * third of what loading the kernel's symbols cost.  Only what is
+ * touched is memory.  NULL when it cannot be mapped.
+ */
+static void *
+kmem_reserve(size_t len)
+{
+	size_t head;
+	char *p, *a;
+
+	p = mmap(NULL, len + HUGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
+	head = (size_t)(a - p);
+	if (head > 0)
+		munmap(p, head);
+	munmap(a + len, HUGE_SZ - head);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(a, len, MADV_HUGEPAGE);
+#endif
+	return a;
+}
+
+/*
+ * The table and its answers' chains in one huge page: cache_drop reads
+ * every chain, and on 4 KiB pages that was 256 faults at the end.
+ */
+#define ST_CACHE_OFF	((sizeof(struct symtab) + 63) & ~(size_t)63)
+_Static_assert(ST_CACHE_OFF + NCACHE * sizeof(struct sans *) <= HUGE_SZ,
+    "struct symtab and its cache fit a huge page");
+
 struct symtab *
 symtab_create(void)
 {
 	struct symtab *st;
 
-	if ((st = calloc(1, sizeof(*st))) == NULL)
+	if ((st = kmem_reserve(HUGE_SZ)) == NULL)
 		return NULL;
-	if ((st->st_cache = calloc(NCACHE, sizeof(*st->st_cache))) == NULL ||
-	    (st->st_debugpath = strdup("-.debug:/usr/lib/debug")) == NULL) {
-		free(st->st_cache);
-		free(st);
+	st->st_cache = (struct sans **)((char *)st + ST_CACHE_OFF);
+	if ((st->st_debugpath = strdup("-.debug:/usr/lib/debug")) == NULL) {
+		munmap(st, HUGE_SZ);
 		return NULL;
 	}
 	pthread_mutex_init(&st->st_lock, NULL);
@@ -162,7 +200,6 @@ symtab_destroy(struct symtab *st)
 	if (st == NULL)
 		return;
 	cache_drop(st, -1);
-	free(st->st_cache);
 	for (i = 0; i < NPROC; i++)
 		for (p = st->st_proc[i]; p != NULL; p = pn) {
 			pn = p->sp_next;
@@ -174,12 +211,14 @@ symtab_destroy(struct symtab *st)
 			sn = s->ss_next;
 			free(s);
 		}
-	free(st->st_ksyms);
-	free(st->st_knames);
+	if (st->st_ksyms != NULL)
+		munmap(st->st_ksyms, KMEM_RESERVE);
+	if (st->st_knames != NULL)
+		munmap(st->st_knames, KMEM_RESERVE);
 	free(st->st_kmods);
 	free(st->st_debugpath);
 	pthread_mutex_destroy(&st->st_lock);
-	free(st);
+	munmap(st, HUGE_SZ);
 }
 
 int
@@ -398,28 +437,10 @@ kmod_index(struct symtab *st, const char *mod)
 
 /* Room for one more symbol and a name of len bytes; 0, or -1. */
 static int
-ksym_room(struct symtab *st, size_t *cap, size_t used, size_t *acap,
-    size_t len)
+ksym_room(const struct symtab *st, size_t used, size_t len)
 {
-	struct ksym *k;
-	char *na;
-
-	if (st->st_nksyms == *cap) {
-		if ((k = realloc(st->st_ksyms, (*cap ? 2 * *cap : 65536) *
-		    sizeof(*k))) == NULL)
-			return -1;
-		st->st_ksyms = k;
-		*cap = *cap ? 2 * *cap : 65536;
-	}
-	if (used + len > UINT32_MAX)	/* offsets of 32 bits */
-		return -1;
-	if (used + len > *acap) {
-		if ((na = realloc(st->st_knames, (used + len) * 2)) == NULL)
-			return -1;
-		st->st_knames = na;
-		*acap = (used + len) * 2;
-	}
-	return 0;
+	return st->st_nksyms < KMEM_RESERVE / sizeof(struct ksym) &&
+	    used + len <= KMEM_RESERVE ? 0 : -1;
 }
 
 /*
@@ -427,8 +448,7 @@ ksym_room(struct symtab *st, size_t *cap, size_t used, size_t *acap,
  * the bytes used.  -1 when out of memory.
  */
 static ssize_t
-kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *cap,
-    size_t *used, size_t *acap)
+kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *used)
 {
 	char *line = buf, *nl, *name, *mod;
 	struct ksym *k;
@@ -443,7 +463,7 @@ kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *cap,
 		len = (size_t)(nl - name) + 1;
 		if (mod != NULL)
 			len = (size_t)(mod - name);
-		if (ksym_room(st, cap, *used, acap, len) != 0)
+		if (ksym_room(st, *used, len) != 0)
 			return -1;
 		k = &st->st_ksyms[st->st_nksyms++];
 		k->ks_addr = addr;
@@ -473,13 +493,13 @@ ksyms_sorted(const struct symtab *st)
  * Text symbols of /proc/kallsyms (none where its addresses are hidden),
  * their names in one arena: the kernel has some 100000, read once, on
  * the first kernel address, in large reads of whole lines parsed in
- * place.  The arena only grows while reading; the names' offsets become
- * pointers at the end.
+ * place.  The table and the arena are address space reserved once
+ * (kmem_reserve); a symbol keeps its name's offset in the arena.
  */
 static void
 kernel_load(struct symtab *st)
 {
-	size_t cap = 0, used = 0, acap = 0, have = 0;
+	size_t used = 0, have = 0;
 	ssize_t n, took;
 	char *buf;
 	int fd;
@@ -489,7 +509,9 @@ kernel_load(struct symtab *st)
 	if ((st->st_kmods = malloc(sizeof(*st->st_kmods))) == NULL)
 		return;
 	st->st_kmods[st->st_nkmods++] = SYM_KERNEL;
-	if ((buf = malloc(KALLSYMS_READ)) == NULL)
+	if ((st->st_ksyms = kmem_reserve(KMEM_RESERVE)) == NULL ||
+	    (st->st_knames = kmem_reserve(KMEM_RESERVE)) == NULL ||
+	    (buf = malloc(KALLSYMS_READ)) == NULL)
 		return;
 	if ((fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC)) < 0) {
 		free(buf);
@@ -500,8 +522,7 @@ kernel_load(struct symtab *st)
 		if (n < 0)
 			continue;
 		have += (size_t)n;
-		if ((took = kallsyms_chunk(st, buf, have, &cap, &used,
-		    &acap)) < 0)
+		if ((took = kallsyms_chunk(st, buf, have, &used)) < 0)
 			break;
 		memmove(buf, buf + took, have - (size_t)took);
 		have -= (size_t)took;
