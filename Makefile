@@ -98,7 +98,7 @@ CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
 # Sampling (-S and its reports): the records, their names, the files.
 SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
 		  common/smpl/symtab.c common/smpl/profile.c \
-		  common/smpl/smplout.c common/smpl/callg.c \
+		  common/smpl/smplout.c common/smpl/smplcsv.c common/smpl/callg.c \
 		  common/smpl/perfout.c
 # The output: one writer interface, a writer per format, their cells.
 OUT_SRC		= common/out/format.c common/out/columns.c \

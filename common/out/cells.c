@@ -33,13 +33,12 @@ out_pic_cells(FILE *fp, const struct spec *sp)
 }
 
 /*
- * v in decimal, right-aligned in width columns, at the end of buf (which
- * ends there): printf's "%*" PRIu64 without printf, whose code is a large
- * part of what an interval's line costs a CPU woken from idle.  Returns
- * where the text starts.
+ * printf's "%*" PRIu64 without printf, whose code is a large part of
+ * what an interval's line costs a CPU woken from idle (and a sampling
+ * record's CSV line).
  */
-static char *
-u64_cell(char *end, uint64_t v, int width)
+char *
+out_u64_cell(char *end, uint64_t v, int width)
 {
 	char *p = end;
 
@@ -58,7 +57,7 @@ out_u64(FILE *fp, uint64_t v, int width)
 {
 	char buf[48];
 
-	fputs(u64_cell(buf + sizeof(buf), v, width < 40 ? width : 40), fp);
+	fputs(out_u64_cell(buf + sizeof(buf), v, width < 40 ? width : 40), fp);
 }
 
 void
@@ -127,7 +126,7 @@ out_time(FILE *fp, hrtime_t t, hrtime_t base)
 		return;
 	}
 	ms = (uint64_t)d / 1000000 + ((uint64_t)d % 1000000 > 500000);
-	p = u64_cell(buf + 40, ms / 1000, 0);	/* its NUL at buf[39] */
+	p = out_u64_cell(buf + 40, ms / 1000, 0);	/* its NUL at buf[39] */
 	buf[39] = '.';
 	buf[40] = (char)('0' + ms / 100 % 10);
 	buf[41] = (char)('0' + ms / 10 % 10);

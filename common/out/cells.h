@@ -33,6 +33,12 @@ void		 out_row(FILE *fp, int tick, uint64_t tickval,
 double		 out_reltime(hrtime_t t, hrtime_t base);
 /* The same as printf's "%7.3f" prints it, for the time column. */
 void		 out_time(FILE *fp, hrtime_t t, hrtime_t base);
+/*
+ * v in decimal, right-aligned in width columns, ending at end (a NUL at
+ * end[-1]; the text and its padding fit in width + 21 bytes before it):
+ * where the text starts.
+ */
+char		*out_u64_cell(char *end, uint64_t v, int width);
 /* v right-aligned in width columns, as "%*" PRIu64 (width <= 40). */
 void		 out_u64(FILE *fp, uint64_t v, int width);
 

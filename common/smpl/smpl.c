@@ -21,6 +21,7 @@
 #include "perfout.h"
 #include "profile.h"
 #include "smpl.h"
+#include "smplcsv.h"
 #include "smplout.h"
 #include "smplreq.h"
 #include "symtab.h"
@@ -37,8 +38,9 @@ struct smpl {
 	struct callg		*sm_callg;	/* --profile with -g */
 	struct folded		*sm_fold;
 	FILE			*sm_foldfp;	/* --folded, written at the end */
-	FILE			*sm_csv;	/* --samples, either format */
-	struct perfout		*sm_perf;	/* --samples-format=perf */
+	struct smplcsv		*sm_csv;	/* --samples as CSV */
+	FILE			*sm_perffp;	/* --samples-format=perf */
+	struct perfout		*sm_perf;
 	unsigned		*sm_nrecs;	/* per request: smpl_nrecs */
 	uint64_t		*sm_lost;	/* per request */
 	char			*sm_stack;	/* folded stack being built */
@@ -69,14 +71,15 @@ samples_open(struct smpl *sm)
 {
 	const struct smpl_opts *so = sm->sm_o;
 
-	if ((sm->sm_csv = fopen(so->so_samples, "we")) == NULL) {
+	if (so->so_samplesfmt == SMPL_FMT_CSV)
+		return (sm->sm_csv = smplcsv_open(so->so_samples,
+		    sm->sm_spec)) == NULL ? -1 : 0;
+	if ((sm->sm_perffp = fopen(so->so_samples, "we")) == NULL) {
 		errh_set("cannot open '%s' for writing: %s", so->so_samples,
 		    strerror(errno));
 		return -1;
 	}
-	if (so->so_samplesfmt == SMPL_FMT_CSV)
-		fputs("time,cpu,pid,tid,event,ip,addr,symbol\n", sm->sm_csv);
-	else if ((sm->sm_perf = perfout_create(sm->sm_csv, sm->sm_spec)) ==
+	if ((sm->sm_perf = perfout_create(sm->sm_perffp, sm->sm_spec)) ==
 	    NULL) {
 		errh_set("out of memory");
 		return -1;
@@ -139,14 +142,15 @@ smpl_destroy(struct smpl *sm)
 {
 	if (sm == NULL)
 		return;
-	if (sm->sm_csv != NULL)
-		fclose(sm->sm_csv);
+	(void)smplcsv_close(sm->sm_csv);
 	if (sm->sm_foldfp != NULL)
 		fclose(sm->sm_foldfp);
 	symtab_destroy(sm->sm_syms);
 	profile_destroy(sm->sm_prof);
 	callg_destroy(sm->sm_callg);
 	perfout_destroy(sm->sm_perf);
+	if (sm->sm_perffp != NULL)
+		fclose(sm->sm_perffp);
 	folded_destroy(sm->sm_fold);
 	free(sm->sm_nrecs);
 	free(sm->sm_lost);
@@ -195,23 +199,12 @@ smpl_exec_pid(struct smpl *sm, pid_t pid)
 	}
 }
 
-static void
-csv_line(struct smpl *sm, const uint64_t *r, int req, const char *sym)
-{
-	cpc_hrtime_t t = (cpc_hrtime_t)r[CPC_SMPL_ITEM_TIME] - sm->sm_t0;
-
-	fprintf(sm->sm_csv, "%s%" PRId64 ".%09" PRId64 ",%" PRIu64 ",%"
-	    PRIu64 ",%" PRIu64 ",", t < 0 ? "-" : "",
-	    (t < 0 ? -t : t) / 1000000000, (t < 0 ? -t : t) % 1000000000,
-	    r[CPC_SMPL_ITEM_CPU], r[CPC_SMPL_ITEM_PID], r[CPC_SMPL_ITEM_TID]);
-	csv_field(sm->sm_csv, sm->sm_spec->sp_reqs[req].sr_event);
-	fprintf(sm->sm_csv, ",%#" PRIx64 ",%#" PRIx64 ",",
-	    r[CPC_SMPL_ITEM_PC], r[CPC_SMPL_ITEM_ADDR]);
-	csv_field(sm->sm_csv, sym);
-	fputc('\n', sm->sm_csv);
-}
-
-/* The record's call chain as one folded line, root first. */
+/*
+ * The record's call chain as one folded line, root first.  The chain is
+ * innermost first: kernel frames, then user frames; each frame after the
+ * first of its part is a return address, looked up one byte back so
+ * that a call that ends its function is named for that function.
+ */
 static void
 fold(struct smpl *sm, const uint64_t *r, pid_t pid)
 {
@@ -268,7 +261,8 @@ take_record(struct smpl *sm, const uint64_t *r, int req)
 		if (perfout_record(sm->sm_perf, sm->sm_syms, r, req) != 0)
 			sm->sm_oom = 1;
 	} else if (sm->sm_csv != NULL)
-		csv_line(sm, r, req, sym);
+		smplcsv_line(sm->sm_csv, r, req, (int64_t)
+		    (r[CPC_SMPL_ITEM_TIME] - (uint64_t)sm->sm_t0), sym);
 	if (sm->sm_fold != NULL)
 		fold(sm, r, pid);
 }
@@ -380,6 +374,7 @@ smpl_print_profile(struct smpl *sm, FILE *fp, long scope, const char *what)
 int
 smpl_finish(struct smpl *sm)
 {
+	struct smplcsv *cv;
 	FILE *fp;
 	int i, rc = 0;
 
@@ -402,8 +397,16 @@ smpl_finish(struct smpl *sm)
 		}
 	}
 	if (sm->sm_csv != NULL) {
-		fp = sm->sm_csv;
+		cv = sm->sm_csv;
 		sm->sm_csv = NULL;
+		if (smplcsv_close(cv) != 0) {
+			warn("cannot write '%s'", sm->sm_o->so_samples);
+			rc = -1;
+		}
+	}
+	if (sm->sm_perffp != NULL) {
+		fp = sm->sm_perffp;
+		sm->sm_perffp = NULL;
 		if ((ferror(fp) | fclose(fp)) != 0) {
 			warn("cannot write '%s'", sm->sm_o->so_samples);
 			rc = -1;

@@ -13,11 +13,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #ifdef HAVE_LIBDW
 #include <elfutils/libdwfl.h>
 #else
@@ -38,6 +41,9 @@ typedef int Dwfl_Callbacks;
 #define NCACHE		65536	/* (pid, address) answers' hash chains */
 #define MAXCACHE	(1 << 20)	/* answers kept, at most */
 #define REREPORTS	64	/* maps read again at will, then 1/s */
+#define KALLSYMS_READ	(256 * 1024)	/* /proc/kallsyms per read(2) */
+#define KMEM_RESERVE	(32UL << 20)	/* address space per kernel table */
+#define HUGE_SZ		(2UL << 20)	/* a huge page */
 
 struct sstr {
 	struct sstr	*ss_next;
@@ -63,8 +69,8 @@ struct sans {
 
 struct ksym {
 	uint64_t	 ks_addr;
-	const char	*ks_name;
-	const char	*ks_obj;
+	uint32_t	 ks_name;	/* in st_knames */
+	uint32_t	 ks_obj;	/* in st_kmods */
 };
 
 struct symtab {
@@ -76,6 +82,8 @@ struct symtab {
 	struct ksym	*st_ksyms;	/* sorted by address */
 	char		*st_knames;	/* their names, one after another */
 	size_t		 st_nksyms;
+	const char	**st_kmods;	/* SYM_KERNEL, then each [module] */
+	uint32_t	 st_nkmods;
 	int		 st_kloaded;
 	char		*st_debugpath;	/* libdwfl's debuginfo search path */
 	Dwfl_Callbacks	 st_cb;
@@ -108,17 +116,52 @@ intern(struct symtab *st, const char *s)
 	return e->ss_text;
 }
 
+/*
+ * len bytes (a multiple of HUGE_SZ) of zeroed address space, aligned to
+ * a huge page and asked to be backed by them: the tables below touched
+ * 4 KiB at a time cost a thousand page faults, which in a VM were a
+ * third of what loading the kernel's symbols cost.  Only what is
+ * touched is memory.  NULL when it cannot be mapped.
+ */
+static void *
+kmem_reserve(size_t len)
+{
+	size_t head;
+	char *p, *a;
+
+	p = mmap(NULL, len + HUGE_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
+	head = (size_t)(a - p);
+	if (head > 0)
+		munmap(p, head);
+	munmap(a + len, HUGE_SZ - head);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(a, len, MADV_HUGEPAGE);
+#endif
+	return a;
+}
+
+/*
+ * The table and its answers' chains in one huge page: cache_drop reads
+ * every chain, and on 4 KiB pages that was 256 faults at the end.
+ */
+#define ST_CACHE_OFF	((sizeof(struct symtab) + 63) & ~(size_t)63)
+_Static_assert(ST_CACHE_OFF + NCACHE * sizeof(struct sans *) <= HUGE_SZ,
+    "struct symtab and its cache fit a huge page");
+
 struct symtab *
 symtab_create(void)
 {
 	struct symtab *st;
 
-	if ((st = calloc(1, sizeof(*st))) == NULL)
+	if ((st = kmem_reserve(HUGE_SZ)) == NULL)
 		return NULL;
-	if ((st->st_cache = calloc(NCACHE, sizeof(*st->st_cache))) == NULL ||
-	    (st->st_debugpath = strdup("-.debug:/usr/lib/debug")) == NULL) {
-		free(st->st_cache);
-		free(st);
+	st->st_cache = (struct sans **)((char *)st + ST_CACHE_OFF);
+	if ((st->st_debugpath = strdup("-.debug:/usr/lib/debug")) == NULL) {
+		munmap(st, HUGE_SZ);
 		return NULL;
 	}
 	pthread_mutex_init(&st->st_lock, NULL);
@@ -158,7 +201,6 @@ symtab_destroy(struct symtab *st)
 	if (st == NULL)
 		return;
 	cache_drop(st, -1);
-	free(st->st_cache);
 	for (i = 0; i < NPROC; i++)
 		for (p = st->st_proc[i]; p != NULL; p = pn) {
 			pn = p->sp_next;
@@ -170,11 +212,14 @@ symtab_destroy(struct symtab *st)
 			sn = s->ss_next;
 			free(s);
 		}
-	free(st->st_ksyms);
-	free(st->st_knames);
+	if (st->st_ksyms != NULL)
+		munmap(st->st_ksyms, KMEM_RESERVE);
+	if (st->st_knames != NULL)
+		munmap(st->st_knames, KMEM_RESERVE);
+	free(st->st_kmods);
 	free(st->st_debugpath);
 	pthread_mutex_destroy(&st->st_lock);
-	free(st);
+	munmap(st, HUGE_SZ);
 }
 
 int
@@ -340,83 +385,159 @@ ksym_cmp(const void *a, const void *b)
 }
 
 /*
- * One line of /proc/kallsyms, "addr type name[\tmodule]": the text
- * symbol's address, its name cut out in place, and *mod its module (in
- * brackets) or NULL; 0 for any other line.
+ * One line of /proc/kallsyms, "addr type name[\tmodule]", ending at
+ * end (its newline, or where the text ends): the text symbol's address
+ * (parsed by hand: strtoull was a tenth of the load), its name cut out
+ * in place, and *mod its module (in brackets) or NULL; 0 for any other
+ * line.
  */
 static uint64_t
-kallsyms_line(char *line, char **name, char **mod)
+kallsyms_line(char *line, char *end, char **name, char **mod)
 {
-	unsigned long long addr;
-	char *end, *m;
+	uint64_t addr = 0;
+	char *p, *tab;
+	int d;
 
-	addr = strtoull(line, &end, 16);
-	if (end == line || end[0] != ' ' || (end[1] != 't' && end[1] != 'T') ||
-	    end[2] != ' ')
-		return 0;
-	*name = end + 3;
-	end = *name + strcspn(*name, "\t\n");
-	*mod = NULL;
-	if (*end == '\t') {
-		m = end + 1;
-		m[strcspn(m, "\n")] = '\0';
-		*mod = m;
+	for (p = line; p < end; p++) {
+		d = *p >= '0' && *p <= '9' ? *p - '0' :
+		    *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+		if (d < 0)
+			break;
+		addr = addr << 4 | (uint64_t)d;
 	}
+	if (p == line || end - p < 4 || p[0] != ' ' ||
+	    (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
+		return 0;
+	*name = p + 3;
+	*mod = NULL;
 	*end = '\0';
+	if ((tab = memchr(*name, '\t', (size_t)(end - *name))) != NULL) {
+		*tab = '\0';
+		*mod = tab + 1;
+	}
 	return addr;
+}
+
+/*
+ * The index of module mod (its symbols come one after another: the last
+ * one is looked at first) in st_kmods; UINT32_MAX when out of memory.
+ */
+static uint32_t
+kmod_index(struct symtab *st, const char *mod)
+{
+	const char *m = intern(st, mod), **nm;
+	uint32_t i;
+
+	for (i = st->st_nkmods; i-- > 1;)
+		if (st->st_kmods[i] == m)
+			return i;
+	if ((nm = realloc(st->st_kmods, (st->st_nkmods + 1) *
+	    sizeof(*nm))) == NULL)
+		return UINT32_MAX;
+	st->st_kmods = nm;
+	nm[st->st_nkmods] = m;
+	return st->st_nkmods++;
+}
+
+/* Room for one more symbol and a name of len bytes; 0, or -1. */
+static int
+ksym_room(const struct symtab *st, size_t used, size_t len)
+{
+	return st->st_nksyms < KMEM_RESERVE / sizeof(struct ksym) &&
+	    used + len <= KMEM_RESERVE ? 0 : -1;
+}
+
+/*
+ * The text symbols of the whole lines in buf (n bytes) into the table;
+ * the bytes used.  -1 when out of memory.
+ */
+static ssize_t
+kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *used)
+{
+	char *line = buf, *nl, *name, *mod;
+	struct ksym *k;
+	uint64_t addr;
+	size_t len;
+
+	while ((nl = memchr(line, '\n', n - (size_t)(line - buf))) != NULL) {
+		addr = kallsyms_line(line, nl, &name, &mod);
+		line = nl + 1;
+		if (addr == 0)
+			continue;
+		len = (size_t)(nl - name) + 1;
+		if (mod != NULL)
+			len = (size_t)(mod - name);
+		if (ksym_room(st, *used, len) != 0)
+			return -1;
+		k = &st->st_ksyms[st->st_nksyms++];
+		k->ks_addr = addr;
+		memcpy(st->st_knames + *used, name, len);
+		k->ks_name = (uint32_t)*used;
+		if ((k->ks_obj = mod != NULL ? kmod_index(st, mod) : 0) ==
+		    UINT32_MAX)
+			return -1;
+		*used += len;
+	}
+	return line - buf;
+}
+
+/* Is the table sorted by address?  /proc/kallsyms nearly always is. */
+static int
+ksyms_sorted(const struct symtab *st)
+{
+	size_t i;
+
+	for (i = 1; i < st->st_nksyms; i++)
+		if (st->st_ksyms[i].ks_addr < st->st_ksyms[i - 1].ks_addr)
+			return 0;
+	return 1;
 }
 
 /*
  * Text symbols of /proc/kallsyms (none where its addresses are hidden),
  * their names in one arena: the kernel has some 100000, read once, on
- * the first kernel address.  The arena only grows while reading; the
- * names' offsets become pointers at the end.
+ * the first kernel address, in large reads of whole lines parsed in
+ * place.  The table and the arena are address space reserved once
+ * (kmem_reserve); a symbol keeps its name's offset in the arena.
  */
 static void
 kernel_load(struct symtab *st)
 {
-	char *line = NULL, *name, *mod, *na;
-	size_t cap = 0, lcap = 0, used = 0, acap = 0, len, i;
-	struct ksym *k;
-	uint64_t addr;
-	FILE *fp;
+	size_t used = 0, have = 0;
+	ssize_t n, took;
+	char *buf;
+	int fd;
 
 	st->st_kloaded = 1;
-	if ((fp = fopen("/proc/kallsyms", "re")) == NULL)
+	/* Index 0, every symbol outside a module. */
+	if ((st->st_kmods = malloc(sizeof(*st->st_kmods))) == NULL)
 		return;
-	while (getline(&line, &lcap, fp) > 0) {
-		if ((addr = kallsyms_line(line, &name, &mod)) == 0)
-			continue;
-		len = strlen(name) + 1;
-		if (st->st_nksyms == cap || used + len > acap) {
-			cap = st->st_nksyms == cap ? (cap ? 2 * cap : 65536) :
-			    cap;
-			acap = used + len > acap ? (acap + len) * 2 : acap;
-			if ((k = realloc(st->st_ksyms, cap * sizeof(*k))) ==
-			    NULL)
-				break;
-			st->st_ksyms = k;
-			if ((na = realloc(st->st_knames, acap)) == NULL)
-				break;
-			st->st_knames = na;
-		}
-		k = &st->st_ksyms[st->st_nksyms++];
-		k->ks_addr = addr;
-		memcpy(st->st_knames + used, name, len);
-		k->ks_name = (const char *)(uintptr_t)used;
-		used += len;
-		if (mod != NULL) {
-			snprintf(line, lcap, "%s", mod);
-			k->ks_obj = intern(st, line);
-		} else
-			k->ks_obj = SYM_KERNEL;
+	st->st_kmods[st->st_nkmods++] = SYM_KERNEL;
+	if ((st->st_ksyms = kmem_reserve(KMEM_RESERVE)) == NULL ||
+	    (st->st_knames = kmem_reserve(KMEM_RESERVE)) == NULL ||
+	    (buf = malloc(KALLSYMS_READ)) == NULL)
+		return;
+	if ((fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC)) < 0) {
+		free(buf);
+		return;
 	}
-	free(line);
-	fclose(fp);
-	for (i = 0; i < st->st_nksyms; i++)
-		st->st_ksyms[i].ks_name = st->st_knames +
-		    (uintptr_t)st->st_ksyms[i].ks_name;
-	qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms), ksym_cmp);
+	while ((n = read(fd, buf + have, KALLSYMS_READ - have)) > 0 ||
+	    (n < 0 && errno == EINTR)) {
+		if (n < 0)
+			continue;
+		have += (size_t)n;
+		if ((took = kallsyms_chunk(st, buf, have, &used)) < 0)
+			break;
+		memmove(buf, buf + took, have - (size_t)took);
+		have -= (size_t)took;
+		if (have == KALLSYMS_READ)	/* a line longer than that */
+			have = 0;
+	}
+	close(fd);
+	free(buf);
+	if (!ksyms_sorted(st))
+		qsort(st->st_ksyms, st->st_nksyms, sizeof(*st->st_ksyms),
+		    ksym_cmp);
 }
 
 static void
@@ -440,8 +561,8 @@ kernel_resolve(struct symtab *st, uint64_t ip, const char **sym,
 		else
 			hi = mid;
 	}
-	*sym = st->st_ksyms[lo].ks_name;
-	*obj = st->st_ksyms[lo].ks_obj;
+	*sym = st->st_knames + st->st_ksyms[lo].ks_name;
+	*obj = st->st_kmods[st->st_ksyms[lo].ks_obj];
 	*symoff = ip - st->st_ksyms[lo].ks_addr;
 }
 

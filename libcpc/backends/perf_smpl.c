@@ -83,14 +83,36 @@ rec_bytes(const struct cpc_request *r)
 	return n;
 }
 
-/* The ring's data for smpl_nrecs of r's records: 2^n pages. */
+/*
+ * A clock (task-clock, cpu-clock) writes at most a record per period
+ * of one CPU's time into each ring: root's ring holds this long of them
+ * too, whatever smpl_nrecs says, so that a tool that samples once a
+ * second (cputrack -T 1, cpustat's interval) and is a little late loses
+ * nothing at a short period (10 kHz: 20000 records, 1 MiB).  Not for
+ * other users: kernel.perf_event_mlock_kb is shared by all their rings,
+ * and a larger ring would leave room for fewer threads.
+ */
+#define SMPL_CLOCK_NS	2000000000ULL
+
+/*
+ * The ring's data for smpl_nrecs of r's records, and for a clock's
+ * SMPL_CLOCK_NS as root: 2^n pages.
+ */
 static size_t
-ring_data(const struct cpc_request *r)
+ring_data(const cpc_t *cpc, const struct cpc_request *r)
 {
-	size_t need = (size_t)r->cr_nrecs * rec_bytes(r);
-	size_t cap = geteuid() == 0 ? SMPL_ROOT_RING : cpc_ring_max_data();
+	size_t need = (size_t)r->cr_nrecs * rec_bytes(r), clk;
+	int root = geteuid() == 0;
+	size_t cap = root ? SMPL_ROOT_RING : cpc_ring_max_data();
 	size_t d = cpc_ring_pagesz();
 
+	/* The clocks are the events with a shortest period. */
+	if (root && cpc->c_be->be_min_period(&r->cr_ev) > 0 &&
+	    r->cr_speriod > 0) {
+		clk = (size_t)(SMPL_CLOCK_NS / r->cr_speriod) * rec_bytes(r);
+		if (clk > need)
+			need = clk;
+	}
 	while (d < need && d < cap)
 		d *= 2;
 	return d;
@@ -299,7 +321,7 @@ open_one(cpc_t *cpc, struct cpc_ctx *cx, int k, const struct cpc_target *t)
 		errno = ENOMEM;
 		return -1;
 	}
-	sm->sm_maplen = cpc_ring_pagesz() + ring_data(r);
+	sm->sm_maplen = cpc_ring_pagesz() + ring_data(cpc, r);
 	sm->sm_fmtlost = 1;
 	for (i = 0; i < n; i++) {
 		fill_attr(cx, r, &a);

@@ -128,6 +128,23 @@ csv_count() {
 	    "records named split_hot"
 }
 
+@test "10 kHz of task-clock: a ring holds two seconds of records, none lost" {
+	local n
+	# Read once, at the end (-T 0): the records of 0.75 s of work (the
+	# kernel's interrupts at 10 kHz add up to as much again in a VM)
+	# must all wait in the ring.  An smpl_nrecs ring (4096 asked, 5461
+	# held) lost the rest; a clock's holds two seconds (21845 here).
+	ct -T 0 -S task-clock,period=100000 --samples="$CSV" \
+	    "$WORKLOADS/split_work" 150
+	expect_status 0
+	csv_check "$CSV"
+	[[ "$stderr" != *lost* ]] || fail_with "records lost: $stderr"
+	n=$(awk '$3 == "exit" { print $4 }' <<<"$output")
+	expect_range "$n" 5462 21845 "samples, more than 5461"
+	expect_eq "$(csv_count "$CSV" 1)" "$n" \
+	    "CSV records against the exit line's smpl0 (lost ones included)"
+}
+
 @test "-g --folded: folded stacks, root first, the hot function a leaf" {
 	local total hot
 	ct -T 0 -g -S task-clock,period=1000000 --folded="$FOLD" \
