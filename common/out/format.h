@@ -65,6 +65,7 @@ struct fmt_row {
 	int		 fr_scaled;	/* cpc_buf_scaled */
 	long		 fr_child;	/* fork: the child */
 	const char	*fr_command;	/* exec: the new command */
+	const char	*fr_cgroup;	/* cpustat -G: the cgroup, else NULL */
 };
 
 struct fmt;
@@ -85,6 +86,13 @@ void		 fmt_destroy(struct fmt *f);
  * their columns.  Before any row; 0, or -1 with errno.
  */
 int		 fmt_add_samples(struct fmt *f, const struct spec *smpl);
+/*
+ * cpustat -G: the rows name one of these n cgroups (fr_cgroup), in a
+ * column of text and CSV, a "cgroup" member of JSON, a label of
+ * OpenMetrics.  Before any row; 0, or -1 with errno.  n 0: none.
+ */
+int		 fmt_add_cgroups(struct fmt *f, const char *const *names,
+		    int n);
 /* The title line (text) or header row (CSV); nothing in the others. */
 void		 fmt_header(struct fmt *f);
 /* A row of values, or a note (fr_set -1). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * openmetrics.c - the OpenMetrics textfile: one counter family,
- * cpustat_events (labels cpu, event) or cputrack_events (labels pid,
+ * cpustat_events (labels cpu, event; and cgroup with -G) or cputrack_events (labels pid,
  * command, event), whose samples are the counts since the start; with
  * -S a second, cpustat_samples or cputrack_samples (the same labels, the
  * event a -S request's name), the samples taken since the start.
@@ -32,7 +32,8 @@
 
 struct om_series {
 	long		 os_key;	/* the CPU or the pid */
-	char		*os_comm;	/* cputrack: the command */
+	char		*os_comm;	/* cputrack: the command; cpustat
+					   -G: the cgroup */
 	/* per column: the events' (cols_of), then the -S requests' */
 	uint64_t	*os_base;
 	uint64_t	*os_run;
@@ -234,8 +235,9 @@ om_row(struct fmt *f, const struct fmt_row *r)
 	    strcmp(k, "exec") == 0 || strcmp(k, "total") == 0);
 	if (!delta && !total)
 		return;
+	/* cpustat -G: a series per CPU and cgroup (os_comm the cgroup). */
 	si = om->om_track ? proc_series(om, f, r->fr_pid) :
-	    series_of(om, f, r->fr_cpu, NULL);
+	    series_of(om, f, r->fr_cpu, r->fr_cgroup);
 	if (si < 0) {
 		om->om_failed = 1;
 		return;
@@ -291,6 +293,10 @@ write_family(FILE *fp, const struct om *om, const struct fmt *f, int smpl)
 				label(fp, "command", s->os_comm);
 			} else {
 				fprintf(fp, "cpu=\"%ld\"", s->os_key);
+				if (s->os_comm != NULL) {	/* -G */
+					fputc(',', fp);
+					label(fp, "cgroup", s->os_comm);
+				}
 			}
 			fputc(',', fp);
 			label(fp, "event", smpl ? cols_smplname(f->f_cols, c) :

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * text.c - the text format, as the illumos tools print it: a title
- * line, then fixed columns (cells.h) of time, where (cpustat: the CPU;
- * cputrack: [pid] lwp), kind, the tick with -t, the values, and a
+ * line, then fixed columns (cells.h) of time, where (cpustat: the CPU,
+ * and with -G the cgroup, as wide as the longest; cputrack: [pid] lwp),
+ * kind, the tick with -t, the values, and a
  * " # note" naming the set when there are several.  A fork or exec note
  * leaves the values blank.  cpustat's -T prints a stamp line before
  * each interval's rows.
@@ -47,7 +48,10 @@ text_header(struct fmt *f)
 	int i;
 
 	if (f->f_tool == FMT_CPUSTAT) {
-		fprintf(fp, "%7s %3s %5s ", "time", "cpu", "event");
+		fprintf(fp, "%7s %3s ", "time", "cpu");
+		if (f->f_cgwidth > 0)
+			fprintf(fp, "%-*s ", f->f_cgwidth, "cgroup");
+		fprintf(fp, "%5s ", "event");
 	} else {
 		fprintf(fp, "%7s ", "time");
 		if (f->f_flags & FMT_PIDCOL)
@@ -79,6 +83,8 @@ line_head(struct fmt *f, const struct fmt_row *r)
 	fputc(' ', fp);
 	if (cpustat) {
 		out_u64(fp, (uint64_t)r->fr_cpu, 3);
+		if (r->fr_cgroup != NULL)
+			fprintf(fp, " %-*s", f->f_cgwidth, r->fr_cgroup);
 	} else {
 		if (f->f_flags & FMT_PIDCOL) {
 			out_u64(fp, (uint64_t)r->fr_pid, 7);

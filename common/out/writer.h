@@ -17,6 +17,8 @@ struct fmt {
 	unsigned		 f_flags;	/* FMT_* of fmt_create */
 	struct cols		*f_cols;
 	void			*f_state;	/* the writer's own */
+	int			 f_cgwidth;	/* -G: the longest cgroup's
+						   length; 0: no cgroups */
 };
 
 struct fmt_writer {
