@@ -89,7 +89,8 @@ cpc_cgroup2_root(char *buf, size_t len)
 
 /* Opened: a cgroup v2 directory, or -1 with errno and msg. */
 static int
-checked(int fd, const char *path, const char *root, char *msg, size_t len)
+checked(int fd, const char *path, const char *full, const char *root,
+    char *msg, size_t len)
 {
 	struct statfs fs;
 	struct stat st;
@@ -99,8 +100,8 @@ checked(int fd, const char *path, const char *root, char *msg, size_t len)
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(msg, len, "cgroup '%s': %s/%s is not a directory",
-		    path, root, path);
+		snprintf(msg, len, "cgroup '%s': %s is not a directory",
+		    path, full);
 		errno = ENOTDIR;
 		return -1;
 	}
@@ -147,7 +148,7 @@ cpc_cgroup_open(const char *path, char *msg, size_t len)
 		errno = e;
 		return -1;
 	}
-	if (checked(fd, path, root, msg, len) != 0) {
+	if (checked(fd, path, full, root, msg, len) != 0) {
 		e = errno;
 		close(fd);
 		errno = e;
