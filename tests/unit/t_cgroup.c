@@ -5,7 +5,9 @@
  * process moved into that cgroup, and none of this process's own made
  * meanwhile outside it; a set rebound to another cgroup on the same CPU
  * counts for that one only; and the errors: no such cgroup, a file that
- * is not a directory, a directory outside the hierarchy, flags.
+ * is not a directory, a directory outside the hierarchy, flags, and a
+ * kernel without cgroup events (made with a seccomp filter that refuses
+ * perf_event_open's cgroup mode with EINVAL, as such a kernel does).
  * Root only (a cgroup is made and a process moved), else skipped.
  */
 #define _GNU_SOURCE
@@ -16,8 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/perf_event.h>
+#include <linux/seccomp.h>
 
 #include <libcpc.h>
 
@@ -190,6 +198,82 @@ errors(cpc_t *cpc, cpc_set_t *set, int cpu)
 	    errno == EINVAL, "no cgroup: EINVAL");
 }
 
+/* From now on, perf_event_open in the cgroup mode fails with EINVAL. */
+static int
+no_cgroup_events(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_perf_event_open, 0, 3),
+		/* flags, the fifth argument (its low word: little endian) */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		    offsetof(struct seccomp_data, args[4])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PERF_FLAG_PID_CGROUP, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0 ? -1 : 0;
+}
+
+static char kmsg[512];
+
+static void
+keep(const char *fn, int subcode, const char *fmt, va_list ap)
+{
+	(void)fn;
+	(void)subcode;
+	vsnprintf(kmsg, sizeof(kmsg), fmt, ap);
+}
+
+/*
+ * In a child (the filter stays with it): the bind of a new set fails
+ * with ENOTSUP
+ * and says the kernel has no cgroup events.  Its exit status: 0 so, 1
+ * the wrong error, 2 the message, 3 no filter.
+ */
+static int
+kernel_without(cpc_t *cpc, int cpu)
+{
+	cpc_set_t *set;
+	int rc, e;
+
+	/* A new set: one bound before would be restarted, not opened. */
+	if ((set = cpc_set_create(cpc)) == NULL || cpc_set_add_request(cpc,
+	    set, EV, 0, CPC_COUNT_USER | CPC_COUNT_SYSTEM, 0, NULL) < 0)
+		return 1;
+	if (no_cgroup_events() != 0)
+		return 3;
+	(void)cpc_seterrhndlr(cpc, keep);
+	rc = cpc_bind_cpu_cgroup(cpc, cpu, cgname, set, 0);
+	e = errno;
+	if (rc == 0 || e != ENOTSUP)
+		return 1;
+	fprintf(stderr, "# %s\n", kmsg);
+	return strstr(kmsg, "this kernel has no cgroup events (Invalid "
+	    "argument: it needs CONFIG_CGROUP_PERF") != NULL ? 0 : 2;
+}
+
+static void
+no_kernel_support(cpc_t *cpc, int cpu)
+{
+	pid_t pid;
+	int st = -1;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0)
+		_exit(kernel_without(cpc, cpu));
+	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
+		tap_skip("no seccomp filter", "a kernel without cgroup events");
+	else
+		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a kernel without "
+		    "cgroup events: ENOTSUP, saying so (status %#x)", st);
+}
+
 /* The CPUs this test may run on (at most MAXCPU). */
 static int
 our_cpus(int *cpus)
@@ -234,6 +318,7 @@ main(void)
 	exact(cpc, sets, cpus, n);
 	rebind(cpc, sets, cpus, n);
 	errors(cpc, sets[0], cpus[0]);
+	no_kernel_support(cpc, cpus[0]);
 	cpc_close(cpc);
 	if (rmdir(cgdir) != 0)
 		tap_ok(0, "cgroup %s removed: %s", cgdir, strerror(errno));
