@@ -29,6 +29,7 @@
 
 #include <libcpc.h>
 
+#include "errmsg.h"
 #include "getpids.h"
 #include "platform.h"
 #include "tap.h"
@@ -38,24 +39,6 @@
 #define MAXCPU	64
 
 static char cgdir[1200], cgname[64];
-
-static void
-say(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)subcode;
-	fprintf(stderr, "# %s: ", fn);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-static void
-quiet(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)fn;
-	(void)subcode;
-	(void)fmt;
-	(void)ap;
-}
 
 static int
 write_str(const char *path, const char *s)
@@ -180,8 +163,8 @@ refused(cpc_t *cpc, int cpu, const char *cgroup, cpc_set_t *set, int want,
 	errno = 0;
 	rc = cpc_bind_cpu_cgroup(cpc, cpu, cgroup, set, 0);
 	e = errno;
-	tap_ok(rc != 0 && e == want, "%s: %s (got %s)", what, strerror(want),
-	    strerror(e));
+	tap_ok(rc != 0 && e == want, "%s: %s (got %s: %s)", what,
+	    strerror(want), strerror(e), errmsg);
 }
 
 static void
@@ -219,20 +202,9 @@ no_cgroup_events(void)
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0 ? -1 : 0;
 }
 
-static char kmsg[512];
-
-static void
-keep(const char *fn, int subcode, const char *fmt, va_list ap)
-{
-	(void)fn;
-	(void)subcode;
-	vsnprintf(kmsg, sizeof(kmsg), fmt, ap);
-}
-
 /*
  * In a child (the filter stays with it): the bind of a new set fails
- * with ENOTSUP
- * and says the kernel has no cgroup events.  Its exit status: 0 so, 1
+ * with ENOTSUP and says the kernel has no cgroup events.  Its exit status: 0 so, 1
  * the wrong error, 2 the message, 3 no filter.
  */
 static int
@@ -247,13 +219,12 @@ kernel_without(cpc_t *cpc, int cpu)
 		return 1;
 	if (no_cgroup_events() != 0)
 		return 3;
-	(void)cpc_seterrhndlr(cpc, keep);
 	rc = cpc_bind_cpu_cgroup(cpc, cpu, cgname, set, 0);
 	e = errno;
 	if (rc == 0 || e != ENOTSUP)
 		return 1;
-	fprintf(stderr, "# %s\n", kmsg);
-	return strstr(kmsg, "this kernel has no cgroup events (Invalid "
+	fprintf(stderr, "# %s\n", errmsg);
+	return strstr(errmsg, "this kernel has no cgroup events (Invalid "
 	    "argument: it needs CONFIG_CGROUP_PERF") != NULL ? 0 : 2;
 }
 
@@ -308,7 +279,7 @@ main(void)
 		tap_ok(0, "cgroup %s made: %s", cgdir, strerror(errno));
 		return tap_done();
 	}
-	(void)cpc_seterrhndlr(cpc, getenv("T_VERBOSE") ? say : quiet);
+	(void)cpc_seterrhndlr(cpc, keep_errmsg);
 	n = our_cpus(cpus);
 	for (i = 0; i < n; i++)
 		if ((sets[i] = cpc_set_create(cpc)) == NULL ||
