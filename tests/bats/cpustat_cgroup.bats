@@ -116,7 +116,14 @@ text_total() {
 /$CGB $INSIDE2" "the totals of both cgroups" || return 1
 	run awk -F, -v cg="/$CGB" '$3 == cg && $4 == "tick" { s += $6 }
 	    END { print s }' "$D/out"
-	expect_eq "$output" $INSIDE2 "the tick rows of $CGB"
+	expect_eq "$output" $INSIDE2 "the tick rows of $CGB" || return 1
+	# cpcplot draws it: a line of NIVAL points per CPU and cgroup
+	command -v gnuplot >/dev/null || return 0
+	run timeout $T "$TESTS_DIR/../cpcplot/cpcplot" -o "$D/p.svg" "$D/out"
+	expect_status 0 || return 1
+	run /usr/bin/python3 "$TESTS_DIR/bats/fmtcheck.py" svg "$D/p.svg"
+	expect_eq "$(grep -cE "^series [a-z]+ $NIVAL cpu [0-9]+ /$CGB\$" \
+	    <<<"$output")" "$(nproc)" "cpcplot's lines of $CGB"
 }
 
 @test "-G: JSON has a cgroup member, valid by the schema, exact" {
