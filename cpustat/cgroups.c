@@ -100,8 +100,8 @@ cgroups_check_fit(const struct opts *o)
 	for (i = 0; i < o->o_nspecs; i++)
 		need += (unsigned)o->o_specs[i].sp_nreqs + 1;
 	need *= ncpu * (unsigned)o->o_ncgroups;
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-	    need + FD_SPARE <= rl.rlim_cur)
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || need + FD_SPARE <= rl.rlim_cur)
 		return;
 	cli_usage_error("-G: %d cgroups on %llu cpus need %llu open files, "
 	    "more than the limit of %llu allows (ulimit -n; or fewer cgroups, "

@@ -3,10 +3,11 @@
  * cputhread.c - cpustat's CPU threads: one pinned thread per CPU binds
  * its ring of sets to its CPU (so reads are local: no inter-processor
  * interrupt; with -G a ring per cgroup, each bound for its cgroup, and
- * an interval's samples posted together), sleeps to absolute deadlines start + k*interval (no
- * drift), samples, and posts one record per interval k to its queue
- * (printer.c): the sample, or why there is none (skipped, offline,
- * failed), after an R_ONLINE in the interval it comes back.  Interval k
+ * an interval's samples posted together), sleeps to absolute deadlines
+ * start + k*interval (no drift), samples, and posts one record per
+ * interval k to its queue (printer.c): the sample, or why there is none
+ * (skipped, offline, failed), after an R_ONLINE in the interval it comes
+ * back.  Interval k
  * counts set (k - 1) mod n on every CPU, so a CPU late or back from
  * offline counts what the others count.
  *

@@ -321,10 +321,10 @@ sum_set(struct runstate *rs, int s, int g, cpc_buf_t **accp)
 }
 
 /*
- * One total line per set (and cgroup of -G).  Its CPU column counts the CPUs measured: those
- * with at least one sample line, including a CPU that later failed or
- * went offline for good (its counts are in the sums), not one that failed
- * before its first sample.
+ * One total line per set (and cgroup of -G).  Its CPU column counts the
+ * CPUs measured: those with at least one sample line, including a CPU
+ * that later failed or went offline for good (its counts are in the
+ * sums), not one that failed before its first sample.
  */
 int
 print_totals(struct runstate *rs)

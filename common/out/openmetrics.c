@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * openmetrics.c - the OpenMetrics textfile: one counter family,
- * cpustat_events (labels cpu, event; and cgroup with -G) or cputrack_events (labels pid,
- * command, event), whose samples are the counts since the start; with
- * -S a second, cpustat_samples or cputrack_samples (the same labels, the
- * event a -S request's name), the samples taken since the start.
+ * cpustat_events (labels cpu, event; and cgroup with -G) or
+ * cputrack_events (labels pid, command, event), whose samples are the
+ * counts since the start; with -S a second, cpustat_samples or
+ * cputrack_samples (the same labels, the event a -S request's name), the
+ * samples taken since the start.
  *
  * cpustat adds each CPU's interval counts.  cputrack's lines are of two
  * sorts: a thread's interval counts (tick, lwp_create, init_lwp), added

@@ -123,8 +123,8 @@ cpc_cgroup_open(const char *path, char *msg, size_t len)
 
 	if (cpc_cgroup2_root(root, sizeof(root)) != 0) {
 		e = errno;
-		snprintf(msg, len, "cgroup '%s': the cgroup v2 hierarchy is not "
-		    "mounted (mount -t cgroup2 none /sys/fs/cgroup)", path);
+		snprintf(msg, len, "cgroup '%s': the cgroup v2 hierarchy is "
+		    "not mounted (mount -t cgroup2 none /sys/fs/cgroup)", path);
 		errno = e == ENOENT ? ENOENT : e;
 		return -1;
 	}

@@ -192,7 +192,8 @@ no_cgroup_events(void)
 		/* flags, the fifth argument (its low word: little endian) */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		    offsetof(struct seccomp_data, args[4])),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PERF_FLAG_PID_CGROUP, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PERF_FLAG_PID_CGROUP,
+		    0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EINVAL),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -204,8 +205,8 @@ no_cgroup_events(void)
 
 /*
  * In a child (the filter stays with it): the bind of a new set fails
- * with ENOTSUP and says the kernel has no cgroup events.  Its exit status: 0 so, 1
- * the wrong error, 2 the message, 3 no filter.
+ * with ENOTSUP and says the kernel has no cgroup events.  Its exit
+ * status: 0 so, 1 the wrong error, 2 the message, 3 no filter.
  */
 static int
 kernel_without(cpc_t *cpc, int cpu)
@@ -241,8 +242,9 @@ no_kernel_support(cpc_t *cpc, int cpu)
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 3)
 		tap_skip("no seccomp filter", "a kernel without cgroup events");
 	else
-		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a kernel without "
-		    "cgroup events: ENOTSUP, saying so (status %#x)", st);
+		tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a kernel "
+		    "without cgroup events: ENOTSUP, saying so (status %#x)",
+		    st);
 }
 
 /* The CPUs this test may run on (at most MAXCPU). */
