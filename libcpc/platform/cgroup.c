@@ -5,12 +5,14 @@
  * (cpc_bind_cpu_cgroup).  The hierarchy is found wherever this process's
  * mount namespace has cgroup2 mounted (/proc/self/mountinfo), not at a
  * fixed place: /sys/fs/cgroup on most systems, /sys/fs/cgroup/unified
- * on a hybrid one.
+ * on a hybrid one.  The mount point is looked up once, and kept (a
+ * process that finds none looks again the next time).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,8 +67,12 @@ cgroup2_point(char *line)
 	return i == 5 ? point : NULL;
 }
 
-int
-cpc_cgroup2_root(char *buf, size_t len)
+/* The mount point found first, kept: cpustat binds every interval. */
+static pthread_mutex_t root_lock = PTHREAD_MUTEX_INITIALIZER;
+static char root_kept[1024];
+
+static int
+find_root(char *buf, size_t len)
 {
 	char line[4096];
 	const char *p;
@@ -85,6 +91,22 @@ cpc_cgroup2_root(char *buf, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int
+cpc_cgroup2_root(char *buf, size_t len)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&root_lock);
+	if (root_kept[0] == '\0')
+		rc = find_root(root_kept, sizeof(root_kept));
+	if (rc == 0 && (size_t)snprintf(buf, len, "%s", root_kept) >= len) {
+		errno = ENAMETOOLONG;
+		rc = -1;
+	}
+	pthread_mutex_unlock(&root_lock);
+	return rc;
 }
 
 /* Opened: a cgroup v2 directory, or -1 with errno and msg. */

@@ -183,7 +183,10 @@ int	cpc_msr_probe(int cpu, struct cpc_msr_pmu *p);
 int	cpc_msr_first_cpu(void);
 
 /* cgroup.c */
-/* Where cgroup2 is mounted (the first such mount), or -1 (ENOENT). */
+/*
+ * Where cgroup2 is mounted (the first such mount, found once), or -1
+ * (ENOENT).
+ */
 int	cpc_cgroup2_root(char *buf, size_t len);
 /*
  * The directory of the cgroup path names under the cgroup v2 hierarchy
