@@ -68,6 +68,8 @@ text_header(struct fmt *f)
 	fputc('\n', fp);
 }
 
+static const char *escape(const char *s, char *buf, size_t len);
+
 /*
  * "%7.3f %3d %5s " (cpustat) or "%7.3f [%7ld ]%7ld %10s " (cputrack)
  * without printf (out_time, out_u64): the cost of an interval's line.
@@ -75,6 +77,7 @@ text_header(struct fmt *f)
 static void
 line_head(struct fmt *f, const struct fmt_row *r)
 {
+	char esc[1025];		/* a cgroup's path, escaped (cut) */
 	FILE *fp = f->f_fp;
 	int cpustat = f->f_tool == FMT_CPUSTAT;
 	size_t n = strlen(r->fr_kind);
@@ -84,7 +87,8 @@ line_head(struct fmt *f, const struct fmt_row *r)
 	if (cpustat) {
 		out_u64(fp, (uint64_t)r->fr_cpu, 3);
 		if (r->fr_cgroup != NULL)
-			fprintf(fp, " %-*s", f->f_cgwidth, r->fr_cgroup);
+			fprintf(fp, " %-*s", f->f_cgwidth,
+			    escape(r->fr_cgroup, esc, sizeof(esc)));
 	} else {
 		if (f->f_flags & FMT_PIDCOL) {
 			out_u64(fp, (uint64_t)r->fr_pid, 7);
