@@ -7,9 +7,8 @@
  * start + k*interval (no drift), samples, and posts one record per
  * interval k to its queue (printer.c): the sample, or why there is none
  * (skipped, offline, failed), after an R_ONLINE in the interval it comes
- * back.  Interval k
- * counts set (k - 1) mod n on every CPU, so a CPU late or back from
- * offline counts what the others count.
+ * back.  Interval k counts set (k - 1) mod n on every CPU, so a CPU late
+ * or back from offline counts what the others count.
  *
  * Each thread sleeps alone in a futex wait on its own word with an
  * absolute CLOCK_MONOTONIC timeout (nap.c: one system call, the thread's
@@ -188,7 +187,6 @@ static int
 start_set(struct cpu *c, unsigned long long k)
 {
 	const struct runstate *rs = c->c_run;
-
 	int g;
 
 	for (g = 0; g < rs->rs_ngrp; g++)
