@@ -504,11 +504,19 @@ cpc_bind_cpu_cgroup(cpc_t *cpc, processorid_t cpu, const char *cgroup,
 		errno = e;
 		return -1;
 	}
-	/* An inode of cgroup2 is never 0: 0 means "no cgroup" in a target. */
-	t.t_cgid = fstat(t.t_cgfd, &st) == 0 && st.st_ino != 0 ?
-	    (uint64_t)st.st_ino : 1;
-	rc = bind_cpu(cpc, fn, set, &t);
-	e = errno;
+	/*
+	 * Its inode says which cgroup a context counts (the kernel's cgroup
+	 * id; never 0, which means "no cgroup" in a target).
+	 */
+	e = fstat(t.t_cgfd, &st) != 0 ? errno : st.st_ino == 0 ? EINVAL : 0;
+	if (e != 0) {
+		cpc_err(cpc, fn, -1, "cgroup '%s': %s", cgroup, strerror(e));
+		rc = -1;
+	} else {
+		t.t_cgid = (uint64_t)st.st_ino;
+		rc = bind_cpu(cpc, fn, set, &t);
+		e = errno;
+	}
 	close(t.t_cgfd);
 	errno = e;
 	return rc;
