@@ -94,7 +94,7 @@ CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
 CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
 		  common/cli/hints.c common/cli/listev.c common/cli/caps.c \
 		  common/cli/cpulist.c common/cli/smplopt.c
-CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
+CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c cpustat/cgroups.c
 # Sampling (-S and its reports): the records, their names, the files.
 SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
 		  common/smpl/symtab.c common/smpl/profile.c \

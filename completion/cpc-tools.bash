@@ -10,7 +10,8 @@
 # every --long[=ARG] or --long[=ARG] in the text a long one.  ARG says what
 # to offer: events (or a --list-events pattern) the event names of
 # `TOOL --list-events`, a file the file names, a pid the running pids,
-# a|b|c those words; anything else nothing.  After the options, cputrack
+# cgroup (or cgroups) the cgroups of the cgroup v2 hierarchy, a|b|c those
+# words; anything else nothing.  After the options, cputrack
 # completes its command like any command.
 
 # _cpc_help TOOL: fill _cpc_short (option -> ARG) and _cpc_long (--name or
@@ -71,6 +72,22 @@ _cpc_values() {
 		for w in /proc/[0-9]*; do
 			w=${w#/proc/}
 			[[ $w == "$cur"* ]] && printf '%s\n' "$pre$w"
+		done
+		;;
+	cgroup*)
+		# -G's comma list: the cgroups under the cgroup v2 hierarchy,
+		# wherever it is mounted, a level at a time.
+		spec=${cur%"${cur##*,}"}
+		cur=${cur##*,}
+		name=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
+		    if ($(i + 1) == "cgroup2") { print $5; exit } break } }' \
+		    /proc/self/mountinfo 2>/dev/null)
+		[[ -n $name ]] || return 0
+		for w in "$name/${cur#/}"*/; do
+			[[ -d $w ]] || continue
+			w=${w#"$name/"}
+			[[ $cur == /* ]] && w=/$w
+			printf '%s\n' "$pre$spec${w%/}"
 		done
 		;;
 	*'|'*)

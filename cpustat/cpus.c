@@ -4,7 +4,8 @@
  * mask, or those of -C, each of which must exist, be online and be in
  * that mask when cpustat starts.  (Later, a measured CPU that goes
  * offline is reported and skipped until it returns: cputhread.c.)  And
- * whether cpustat may count on a CPU at all (cpu_preflight).
+ * whether cpustat may count on a CPU at all, and for its cgroups
+ * (cpu_preflight).
  */
 #include "config.h"
 
@@ -115,15 +116,17 @@ cpus_from_list(const char *list, cpu_set_t *set)
 }
 
 /*
- * Can we count on this CPU at all?  Per-CPU permission is the same for
- * every event and CPU, so one cheap software event on the first CPU
- * turns a refusal into one message instead of one per CPU.
+ * Can we count on this CPU at all, and for each cgroup of -G?  Per-CPU
+ * permission is the same for every event and CPU, so one cheap software
+ * event on the first CPU turns a refusal into one message instead of one
+ * per CPU; a cgroup that does not exist, or a kernel without cgroup
+ * events, likewise.
  */
 int
-cpu_preflight(cpc_t *cpc, int cpu)
+cpu_preflight(cpc_t *cpc, int cpu, const struct opts *o)
 {
 	cpc_set_t *set;
-	int rc = -1;
+	int rc = -1, g;
 
 	if ((set = cpc_set_create(cpc)) == NULL)
 		return -1;
@@ -133,6 +136,10 @@ cpu_preflight(cpc_t *cpc, int cpu)
 		(void)cpc_unbind(cpc, set);
 		rc = 0;
 	}
+	for (g = 0; rc == 0 && g < o->o_ncgroups; g++)
+		if ((rc = cpc_bind_cpu_cgroup(cpc, cpu, o->o_cgroups[g], set,
+		    0)) == 0)
+			(void)cpc_unbind(cpc, set);
 	if (rc != 0)
 		warnx("%s", errh_last()[0] != '\0' ? errh_last() :
 		    strerror(errno));

@@ -35,8 +35,8 @@
 static const char progname[] = "cpustat";
 
 static const char synopsis[] =
-    "[-c events [-c events]...] [-C cpulist] [-p period]\n"
-    "\t\t[-T u|d] [-o file]\n"
+    "[-c events [-c events]...] [-C cpulist] [-G cgroup[,cgroup]...]\n"
+    "\t\t[-p period] [-T u|d] [-o file]\n"
     "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
     "\t\t[--samples=file] [--samples-format=csv|perf] [--folded=file]\n"
@@ -45,6 +45,7 @@ static const char synopsis[] =
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
 	{ "cpus",	required_argument,	NULL, 'C' },
+	{ "cgroup",	required_argument,	NULL, 'G' },
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
@@ -71,6 +72,9 @@ print_usage(FILE *fp)
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-C cpulist\tcount only these CPUs (0,2-3: the kernel's list\n"
 	    "\t\t\tsyntax; each online when cpustat starts)\n"
+	    "\t-G cgroup,...\tcount on each CPU only the tasks of each cgroup\n"
+	    "\t\t\t(a path under the cgroup v2 hierarchy, and the\n"
+	    "\t\t\tcgroups below it): a line per CPU and cgroup\n"
 	    "\t-n\t\tsuppress the title line\n"
 	    "\t-p period\tcycle through the sets once every period seconds\n"
 	    "\t-s\t\trun a soaker thread per CPU while a set counts only\n"
@@ -102,10 +106,10 @@ print_usage(FILE *fp)
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
-	    "\tLong options: --events=EVENTS --cpus=CPULIST --no-header\n"
-	    "\t--period=SECONDS --soak --tsc --timestamp=u|d --output=FILE\n"
-	    "\t--format=FORMAT --debug --sample=EVENTS --callchain --help\n"
-	    "\t--version\n"
+	    "\tLong options: --events=EVENTS --cpus=CPULIST --cgroup=CGROUPS\n"
+	    "\t--no-header --period=SECONDS --soak --tsc --timestamp=u|d\n"
+	    "\t--output=FILE --format=FORMAT --debug --sample=EVENTS\n"
+	    "\t--callchain --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -125,6 +129,9 @@ take_option(cpc_t *cpc, struct opts *o, int ch, char **argv)
 	switch (ch) {
 	case 'C':
 		o->o_cpulist = optarg;
+		break;
+	case 'G':
+		cgroups_parse(o, optarg);
 		break;
 	case 'n':
 		o->o_noheader = 1;
@@ -179,7 +186,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:o:e:"
+	while ((ch = getopt_long(argc, argv, "+:c:C:G:DhnsT:tp:o:e:"
 	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
 		take_option(cpc, o, ch, argv);
 	o->o_debug = o->o_cli.cc_debug;
@@ -193,6 +200,9 @@ static void
 check_options(cpc_t *cpc, struct opts *o)
 {
 	smpl_check(cpc, &o->o_smpl, o->o_cli.cc_ntexts, 1);
+	/* Sampling per cgroup (perf record -G) is not done yet. */
+	if (o->o_ncgroups > 0 && smpl_on(&o->o_smpl))
+		cli_usage_error("-G counts; it does not go with -S");
 	cli_check_output(o->o_format, o->o_outname, o->o_smpl.so_profile);
 }
 
@@ -245,6 +255,7 @@ free_opts(struct opts *o)
 		spec_free(&o->o_specs[i]);
 	free(o->o_specs);
 	smpl_opts_free(&o->o_smpl);
+	cgroups_free(o);
 }
 
 int
@@ -270,6 +281,7 @@ main(int argc, char **argv)
 		cpus_from_list(o.o_cpulist, &o.o_cpus);
 	else
 		cpus_default(&o.o_cpus);
+	cgroups_check_fit(&o);
 	o.o_out = cli_open_output(o.o_format, o.o_outname, 1);
 	rc = run(cpc, &o);
 	if (o.o_out != stdout && fclose(o.o_out) != 0 && rc == 0) {

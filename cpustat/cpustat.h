@@ -40,12 +40,19 @@ struct opts {
 	enum fmt_kind	 o_format;	/* --format */
 	cpu_set_t	 o_cpus;	/* the CPUs to measure (-C, or all) */
 	struct smpl_opts o_smpl;	/* -S and its reports */
+	char		**o_cgroups;	/* -G, as printed (cgroups.c) */
+	int		 o_ncgroups;	/* 0: whole CPUs */
+	const char	*o_cgtext;	/* the last -G as given */
 };
+
+/* The most cgroups of -G. */
+#define CPUSTAT_MAXCG	64
 
 /* One CPU's counts of one interval. */
 struct sample {
 	int		 s_cpu;
 	int		 s_elem;	/* the set's index */
+	int		 s_cg;		/* the cgroup's (-G), else 0 */
 	hrtime_t	 s_hr;		/* when sampled */
 	uint64_t	 s_tick;
 	const uint64_t	*s_vals;
@@ -70,15 +77,16 @@ int	rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base,
 void	rep_fini(void);
 void	rep_title(void);
 void	rep_sample(const struct sample *s);
-/* A total line: set's sums over ncpu CPUs, stamped t. */
-void	rep_total(cpc_t *cpc, int set, int ncpu, hrtime_t t, cpc_buf_t *acc);
+/* A total line: set's sums over ncpu CPUs (for cgroup cg), stamped t. */
+void	rep_total(cpc_t *cpc, int set, int cg, int ncpu, hrtime_t t,
+	    cpc_buf_t *acc);
 int	rep_flush(void);
 
 /* cpus.c */
 /* CPU id is online (1) or not (0); 1 when the kernel does not say. */
 int	cpu_online(int id);
-/* Can we count on cpu at all?  0, or -1 and a message. */
-int	cpu_preflight(cpc_t *cpc, int cpu);
+/* Can we count on cpu at all, for o's cgroups?  0, or -1 and a message. */
+int	cpu_preflight(cpc_t *cpc, int cpu, const struct opts *o);
 /* Every online CPU of our affinity mask (cpustat without -C). */
 void	cpus_default(cpu_set_t *set);
 /*
@@ -87,5 +95,14 @@ void	cpus_default(cpu_set_t *set);
  * our affinity mask.
  */
 void	cpus_from_list(const char *list, cpu_set_t *set);
+
+/*
+ * cgroups.c: -G's list into o (usage errors: empty, twice, too many);
+ * whether every CPU can keep each set open for every cgroup (a usage
+ * error when the open-file limit is too low); the names freed.
+ */
+void	cgroups_parse(struct opts *o, const char *list);
+void	cgroups_check_fit(const struct opts *o);
+void	cgroups_free(struct opts *o);
 
 #endif

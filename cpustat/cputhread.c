@@ -2,12 +2,13 @@
 /*
  * cputhread.c - cpustat's CPU threads: one pinned thread per CPU binds
  * its ring of sets to its CPU (so reads are local: no inter-processor
- * interrupt), sleeps to absolute deadlines start + k*interval (no
- * drift), samples, and posts one record per interval k to its queue
- * (printer.c): the sample, or why there is none (skipped, offline,
- * failed), after an R_ONLINE in the interval it comes back.  Interval k
- * counts set (k - 1) mod n on every CPU, so a CPU late or back from
- * offline counts what the others count.
+ * interrupt; with -G a ring per cgroup, each bound for its cgroup, and
+ * an interval's samples posted together), sleeps to absolute deadlines
+ * start + k*interval (no drift), samples, and posts one record per
+ * interval k to its queue (printer.c): the sample, or why there is none
+ * (skipped, offline, failed), after an R_ONLINE in the interval it comes
+ * back.  Interval k counts set (k - 1) mod n on every CPU, so a CPU late
+ * or back from offline counts what the others count.
  *
  * Each thread sleeps alone in a futex wait on its own word with an
  * absolute CLOCK_MONOTONIC timeout (nap.c: one system call, the thread's
@@ -44,17 +45,19 @@ post_kind(struct cpu *c, unsigned long long k, enum rkind kind,
 	post_record(c, r);
 }
 
-static void
-post_sample(struct cpu *c, unsigned long long k)
+/* Cgroup g's sample of interval k (r_next NULL). */
+static struct rec *
+sample_rec(struct cpu *c, int g, unsigned long long k)
 {
 	cpc_t *cpc = c->c_run->rs_cpc;
-	struct setgrp_elem *e = setgrp_cur(c->c_grp);
+	struct setgrp_elem *e = setgrp_cur(c->c_grps[g]);
 	struct rec *r = rec_get(&c->c_pool);
 	int i;
 
 	r->r_k = k;
 	r->r_kind = R_SAMPLE;
-	r->r_elem = c->c_grp->sg_cur;
+	r->r_elem = c->c_grps[g]->sg_cur;
+	r->r_cg = g;
 	r->r_hr = cpc_buf_hrtime(cpc, e->se_delta);
 	r->r_tick = cpc_buf_tick(cpc, e->se_delta);
 	r->r_scaled = cpc_buf_scaled(cpc, e->se_delta);
@@ -62,7 +65,21 @@ post_sample(struct cpu *c, unsigned long long k)
 	r->r_nvals = e->se_nreqs < SPEC_MAXPIC ? e->se_nreqs : SPEC_MAXPIC;
 	for (i = 0; i < r->r_nvals; i++)
 		(void)cpc_buf_get(cpc, e->se_delta, i, &r->r_vals[i]);
-	post_record(c, r);
+	return r;
+}
+
+/* Interval k's samples, one per cgroup, posted at once (printer.c). */
+static void
+post_sample(struct cpu *c, unsigned long long k)
+{
+	struct rec *head = NULL, **tail = &head;
+	int g;
+
+	for (g = 0; g < c->c_run->rs_ngrp; g++) {
+		*tail = sample_rec(c, g, k);
+		tail = &(*tail)->r_next;
+	}
+	post_record(c, head);
 }
 
 /*
@@ -103,15 +120,42 @@ sleep_until(struct cpu *c, hrtime_t t)
 	return nap_until(&c->c_stop, t) != 0;
 }
 
+/* The current set of every cgroup let go (those bound). */
+static void
+unbind_all(struct cpu *c)
+{
+	int g;
+
+	for (g = 0; g < c->c_run->rs_ngrp && c->c_grps[g] != NULL; g++)
+		(void)cpc_unbind(c->c_run->rs_cpc,
+		    setgrp_cur(c->c_grps[g])->se_set);
+}
+
+/* The current set bound on the CPU, for each cgroup of -G: 0 or -1. */
 static int
 bind_cur(struct cpu *c)
 {
-	struct setgrp_elem *e = setgrp_cur(c->c_grp);
+	const struct runstate *rs = c->c_run;
+	const struct opts *o = rs->rs_o;
+	struct setgrp_elem *e;
+	int g, rc;
 
-	if (cpc_bind_cpu(c->c_run->rs_cpc, c->c_id, e->se_set, 0) != 0)
-		return -1;
-	setgrp_bound(c->c_grp, e);
-	soak_set(&c->c_soak, e->se_spec->sp_sysonly);
+	for (g = 0; g < rs->rs_ngrp; g++) {
+		e = setgrp_cur(c->c_grps[g]);
+		rc = o->o_ncgroups == 0 ?
+		    cpc_bind_cpu(rs->rs_cpc, c->c_id, e->se_set, 0) :
+		    cpc_bind_cpu_cgroup(rs->rs_cpc, c->c_id, o->o_cgroups[g],
+		    e->se_set, 0);
+		if (rc != 0) {
+			int err = errno;
+
+			unbind_all(c);
+			errno = err;
+			return -1;
+		}
+		setgrp_bound(c->c_grps[g], e);
+	}
+	soak_set(&c->c_soak, setgrp_cur(c->c_grps[0])->se_spec->sp_sysonly);
 	return 0;
 }
 
@@ -143,8 +187,10 @@ static int
 start_set(struct cpu *c, unsigned long long k)
 {
 	const struct runstate *rs = c->c_run;
+	int g;
 
-	(void)setgrp_select(c->c_grp, set_of(rs, k));
+	for (g = 0; g < rs->rs_ngrp; g++)
+		(void)setgrp_select(c->c_grps[g], set_of(rs, k));
 	if (rest_before(rs, k)) {
 		soak_set(&c->c_soak, 0);
 		if (sleep_until(c, deadline(rs, k) - rs->rs_ival))
@@ -160,10 +206,10 @@ start_set(struct cpu *c, unsigned long long k)
 static int
 advance_set(struct cpu *c, unsigned long long k)
 {
-	if (c->c_grp->sg_cur == set_of(c->c_run, k) &&
+	if (c->c_grps[0]->sg_cur == set_of(c->c_run, k) &&
 	    !rest_before(c->c_run, k))
 		return 0;
-	(void)cpc_unbind(c->c_run->rs_cpc, setgrp_cur(c->c_grp)->se_set);
+	unbind_all(c);
 	return start_set(c, k);
 }
 
@@ -176,19 +222,25 @@ static int
 setup_sets(struct cpu *c, unsigned long long k)
 {
 	const struct runstate *rs = c->c_run;
-	struct setgrp *old = c->c_grp;
-	int i;
+	struct setgrp *new[CPUSTAT_MAXCG], *old;
+	int g, i;
 
-	c->c_grp = smpl_setgrp_create(rs->rs_cpc, rs->rs_o->o_specs,
-	    rs->rs_o->o_nspecs, rs->rs_smpl, NULL);
-	if (c->c_grp == NULL) {
-		c->c_grp = old;
-		return -1;
+	for (g = 0; g < rs->rs_ngrp; g++)
+		if ((new[g] = smpl_setgrp_create(rs->rs_cpc, rs->rs_o->o_specs,
+		    rs->rs_o->o_nspecs, rs->rs_smpl, NULL)) == NULL) {
+			while (--g >= 0)
+				setgrp_destroy(new[g]);
+			return -1;
+		}
+	for (g = 0; g < rs->rs_ngrp; g++) {
+		old = c->c_grps[g];
+		for (i = 0; old != NULL && i < old->sg_n; i++)
+			cpc_buf_add(rs->rs_cpc, new[g]->sg_elems[i].se_total,
+			    new[g]->sg_elems[i].se_total,
+			    old->sg_elems[i].se_total);
+		setgrp_destroy(old);
+		c->c_grps[g] = new[g];
 	}
-	for (i = 0; old != NULL && i < old->sg_n; i++)
-		cpc_buf_add(rs->rs_cpc, c->c_grp->sg_elems[i].se_total,
-		    c->c_grp->sg_elems[i].se_total, old->sg_elems[i].se_total);
-	setgrp_destroy(old);
 	soak_pin(&c->c_soak);
 	return start_set(c, k);
 }
@@ -257,6 +309,18 @@ interval_lost(struct cpu *c, unsigned long long k, int reading)
 	return 0;
 }
 
+/* Every cgroup's bound set sampled: 0, or -1 when one failed. */
+static int
+sample_all(struct cpu *c)
+{
+	int g;
+
+	for (g = 0; g < c->c_run->rs_ngrp; g++)
+		if (setgrp_sample(c->c_grps[g], setgrp_cur(c->c_grps[g])) != 0)
+			return -1;
+	return 0;
+}
+
 /* Sample from interval k on (its set is bound) until the count. */
 static void
 sample_loop(struct cpu *c, unsigned long long k)
@@ -266,7 +330,7 @@ sample_loop(struct cpu *c, unsigned long long k)
 
 	for (;;) {
 		last = sleep_until(c, deadline(rs, k));
-		if (setgrp_sample(c->c_grp, setgrp_cur(c->c_grp)) != 0) {
+		if (sample_all(c) != 0) {
 			if ((k = interval_lost(c, k, 1)) == 0)
 				return;
 			continue;
@@ -342,14 +406,12 @@ cpu_main(void *arg)
 	say_ready(c->c_run);
 	if (rc == 0)
 		sample_loop(c, 1);
-	else if (c->c_grp == NULL)
+	else if (c->c_grps[0] == NULL)
 		/* not even the sets: nothing to bind later */
 		post_failure(c, 1);
 	else if ((k = interval_lost(c, 1, 0)) != 0)
 		sample_loop(c, k);
-	if (c->c_grp != NULL)
-		(void)cpc_unbind(c->c_run->rs_cpc,
-		    setgrp_cur(c->c_grp)->se_set);
+	unbind_all(c);
 	soak_stop(&c->c_soak);
 	post_kind(c, ULLONG_MAX, R_DONE, NULL);
 	return NULL;

@@ -32,9 +32,10 @@
  * Under rs_lock: the interval that can be printed next, or 0 while some
  * CPU still running has not posted all its records for it (or none
  * runs).  A thread posts, per interval, an R_ONLINE when the CPU has
- * just come back and then exactly one other record (R_DONE ends the
- * queue), so a CPU is behind while its queue is empty or holds only the
- * R_ONLINE of the interval.
+ * just come back and then exactly one other post: a record, or with -G
+ * the samples of every cgroup in one list (R_DONE ends the queue), so a
+ * CPU is behind while its queue is empty or holds only the R_ONLINE of
+ * the interval.
  */
 static unsigned long long
 batch_ready(const struct runstate *rs)
@@ -69,6 +70,7 @@ static void
 print_sample(const struct cpu *c, const struct rec *r)
 {
 	struct sample smp = { .s_cpu = c->c_id, .s_elem = r->r_elem,
+	    .s_cg = r->r_cg,
 	    .s_hr = r->r_hr, .s_tick = r->r_tick, .s_vals = r->r_vals,
 	    .s_nvals = r->r_nvals, .s_scaled = r->r_scaled,
 	    .s_ena = r->r_ena, .s_run = r->r_run };
@@ -198,18 +200,21 @@ print_complete(struct runstate *rs)
 	}
 }
 
+/* r: one record, or a list of them (linked by r_next), queued at once. */
 void
 post_record(struct cpu *c, struct rec *r)
 {
 	struct runstate *rs = c->c_run;
+	struct rec *last = r;
 
-	r->r_next = NULL;
+	while (last->r_next != NULL)
+		last = last->r_next;
 	pthread_mutex_lock(&rs->rs_lock);
 	if (c->c_tail != NULL)
 		c->c_tail->r_next = r;
 	else
 		c->c_head = r;
-	c->c_tail = r;
+	c->c_tail = last;
 	if (!rs->rs_printing) {
 		rs->rs_printing = 1;
 		print_complete(rs);
@@ -291,20 +296,21 @@ print_profiles(struct runstate *rs)
 }
 
 /*
- * Set s's totals summed over the CPUs into *accp (a new buffer, or NULL
- * when no CPU has its sets); -1 out of memory.
+ * Set s's totals of cgroup g (-G, else 0) summed over the CPUs into
+ * *accp (a new buffer, or NULL when no CPU has its sets); -1 out of
+ * memory.
  */
 static int
-sum_set(struct runstate *rs, int s, cpc_buf_t **accp)
+sum_set(struct runstate *rs, int s, int g, cpc_buf_t **accp)
 {
 	cpc_buf_t *acc = NULL;
 	struct setgrp_elem *e;
 	int i;
 
 	for (i = 0; i < rs->rs_ncpu; i++) {
-		if (rs->rs_cpus[i].c_grp == NULL)
+		if (rs->rs_cpus[i].c_grps[g] == NULL)
 			continue;
-		e = &rs->rs_cpus[i].c_grp->sg_elems[s];
+		e = &rs->rs_cpus[i].c_grps[g]->sg_elems[s];
 		if (acc == NULL &&
 		    (acc = cpc_buf_create(rs->rs_cpc, e->se_set)) == NULL)
 			return -1;
@@ -315,10 +321,10 @@ sum_set(struct runstate *rs, int s, cpc_buf_t **accp)
 }
 
 /*
- * One total line per set.  Its CPU column counts the CPUs measured: those
- * with at least one sample line, including a CPU that later failed or
- * went offline for good (its counts are in the sums), not one that failed
- * before its first sample.
+ * One total line per set (and cgroup of -G).  Its CPU column counts the
+ * CPUs measured: those with at least one sample line, including a CPU
+ * that later failed or went offline for good (its counts are in the
+ * sums), not one that failed before its first sample.
  */
 int
 print_totals(struct runstate *rs)
@@ -330,13 +336,14 @@ print_totals(struct runstate *rs)
 
 	for (i = 0, n = 0; i < rs->rs_ncpu; i++)
 		n += rs->rs_cpus[i].c_measured;
-	for (s = 0; s < o->o_nspecs; s++) {
-		if (sum_set(rs, s, &acc) != 0)
+	for (s = 0; s < o->o_nspecs * rs->rs_ngrp; s++) {
+		if (sum_set(rs, s / rs->rs_ngrp, s % rs->rs_ngrp, &acc) != 0)
 			return 0;	/* out of memory: no totals */
 		if (acc == NULL)
 			continue;
-		rep_total(cpc, s, n, cpc_buf_hrtime(cpc, acc) == 0 ?
-		    mono_now() : cpc_buf_hrtime(cpc, acc), acc);
+		rep_total(cpc, s / rs->rs_ngrp, s % rs->rs_ngrp, n,
+		    cpc_buf_hrtime(cpc, acc) == 0 ? mono_now() :
+		    cpc_buf_hrtime(cpc, acc), acc);
 		cpc_buf_destroy(cpc, acc);
 	}
 	print_profiles(rs);

@@ -26,6 +26,7 @@ struct rec {
 	unsigned long long r_k;
 	enum rkind	 r_kind;
 	int		 r_elem;	/* the set's index in the ring */
+	int		 r_cg;		/* the cgroup's index (-G), else 0 */
 	hrtime_t	 r_hr;
 	uint64_t	 r_tick;
 	int		 r_scaled;

@@ -37,7 +37,9 @@ rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base, hrtime_t walloff)
 	r_fmt = fmt_create(o->o_format, FMT_CPUSTAT, o->o_out, o->o_outname,
 	    o->o_specs, o->o_nspecs, flags, NULL);
 	if (r_fmt == NULL ||
-	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0) {
+	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0 ||
+	    fmt_add_cgroups(r_fmt, (const char *const *)o->o_cgroups,
+	    o->o_ncgroups) != 0) {
 		warnx("out of memory");
 		return -1;
 	}
@@ -72,6 +74,9 @@ rep_sample(const struct sample *s)
 	    .fr_scaled = s->s_scaled };
 	int nreqs = r_o->o_specs[s->s_elem].sp_nreqs;
 
+	if (r_o->o_ncgroups > 0)
+		r.fr_cgroup = r_o->o_cgroups[s->s_cg];
+
 	/* The samples of -S follow the set's counts (setgrp.h). */
 	if (smpl_nreqs(&r_o->o_smpl) > 0 &&
 	    s->s_nvals == nreqs + smpl_nreqs(&r_o->o_smpl))
@@ -82,10 +87,13 @@ rep_sample(const struct sample *s)
 }
 
 void
-rep_total(cpc_t *cpc, int set, int ncpu, hrtime_t t, cpc_buf_t *acc)
+rep_total(cpc_t *cpc, int set, int cg, int ncpu, hrtime_t t, cpc_buf_t *acc)
 {
 	struct fmt_row r = { .fr_kind = "total", .fr_cpu = ncpu,
 	    .fr_ncpu = ncpu, .fr_set = set };
+
+	if (r_o->o_ncgroups > 0)
+		r.fr_cgroup = r_o->o_cgroups[cg];
 
 	r.fr_ns = t - r_base;
 	r.fr_wallns = t + r_walloff;

@@ -98,9 +98,14 @@ list_cpus(struct runstate *rs)
 
 	if ((cpus = calloc(CPU_COUNT(&o->o_cpus) + 1, sizeof(*cpus))) == NULL)
 		err(1, "out of memory");
+	rs->rs_ngrp = o->o_ncgroups > 0 ? o->o_ncgroups : 1;
 	for (i = 0; i < CPU_SETSIZE; i++)
 		if (CPU_ISSET(i, &o->o_cpus)) {
 			cpus[n].c_run = rs;
+			cpus[n].c_grps = calloc(rs->rs_ngrp,
+			    sizeof(*cpus[n].c_grps));
+			if (cpus[n].c_grps == NULL)
+				err(1, "out of memory");
 			cpus[n++].c_id = i;
 		}
 	rs->rs_cpus = cpus;
@@ -156,6 +161,22 @@ start_cpus(struct runstate *rs)
 	return started;
 }
 
+/* The CPUs' records, sets and array. */
+static void
+free_cpus(struct runstate *rs)
+{
+	int i, g;
+
+	for (i = 0; i < rs->rs_ncpu; i++) {
+		rec_put(&rs->rs_cpus[i].c_pool, rs->rs_cpus[i].c_head);
+		rec_pool_free(&rs->rs_cpus[i].c_pool);
+		for (g = 0; g < rs->rs_ngrp; g++)
+			setgrp_destroy(rs->rs_cpus[i].c_grps[g]);
+		free(rs->rs_cpus[i].c_grps);
+	}
+	free(rs->rs_cpus);
+}
+
 /* end_run's rc when no CPU could count: no totals, exit status 1. */
 #define	NOCPU	(-3)
 
@@ -175,12 +196,7 @@ end_run(struct runstate *rs, int rc)
 	}
 	rep_fini();
 	end_signals(rs);
-	for (i = 0; i < rs->rs_ncpu; i++) {
-		rec_put(&rs->rs_cpus[i].c_pool, rs->rs_cpus[i].c_head);
-		rec_pool_free(&rs->rs_cpus[i].c_pool);
-		setgrp_destroy(rs->rs_cpus[i].c_grp);
-	}
-	free(rs->rs_cpus);
+	free_cpus(rs);
 	if (rs->rs_smpl != NULL && smpl_finish(rs->rs_smpl) != 0 && rc == 0)
 		rc = -2;
 	smpl_destroy(rs->rs_smpl);
@@ -197,17 +213,17 @@ run(cpc_t *cpc, const struct opts *o)
 
 	init_timing(&rs);
 	rs.rs_ncpu = list_cpus(&rs);
-	if (rs.rs_ncpu == 0 || cpu_preflight(cpc, rs.rs_cpus[0].c_id) != 0) {
+	if (rs.rs_ncpu == 0 || cpu_preflight(cpc, rs.rs_cpus[0].c_id, o) != 0) {
 		if (rs.rs_ncpu == 0)
 			warnx("no online CPU to measure");
-		free(rs.rs_cpus);
+		free_cpus(&rs);
 		return 1;
 	}
 	catch_signals(&rs);
 	init_clock(&rs);
 	if (rep_init(cpc, o, rs.rs_base, rs.rs_walloff) != 0) {
 		end_signals(&rs);
-		free(rs.rs_cpus);
+		free_cpus(&rs);
 		return 1;
 	}
 	if (smpl_on(&o->o_smpl) && (rs.rs_smpl = smpl_create(cpc, &o->o_smpl,

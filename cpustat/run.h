@@ -29,7 +29,8 @@ struct cpu {
 	pthread_t	 c_thr;
 	int		 c_started;
 	int		 c_counting;		/* set up at the start */
-	struct setgrp	*c_grp;
+	struct setgrp	**c_grps;		/* one per cgroup (-G), or one;
+						 * [0] NULL: none made yet */
 	struct rec	*c_head, *c_tail;	/* under rs_lock */
 	int		 c_done;		/* main saw R_DONE */
 	int		 c_offline;		/* main's view */
@@ -57,6 +58,7 @@ struct runstate {
 	struct smpl	*rs_smpl;	/* -S, or NULL */
 	struct cpu	*rs_cpus;
 	int		 rs_ncpu;
+	int		 rs_ngrp;	/* each CPU's c_grps: -G's, or 1 */
 	sigset_t	 rs_sigs;	/* the signals that end the run */
 	pthread_t	 rs_sigthr;	/* the thread that waits for them */
 	int		 rs_sigstarted;

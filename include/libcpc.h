@@ -225,6 +225,19 @@ int	cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, cpc_uint_t flags);
 int	cpc_bind_cpu(cpc_t *cpc, cpc_processorid_t cpu, cpc_set_t *set,
 	    cpc_uint_t flags);
 /*
+ * (Linux) As cpc_bind_cpu, counting only while a task of cgroup (or of
+ * a cgroup below it) runs on cpu: the kernel's cgroup mode of perf_event.
+ * cgroup is a path under the cgroup v2 hierarchy, wherever it is mounted
+ * ("system.slice/cron.service"; a leading '/' or none; "/" the root).
+ * A set is bound to one CPU (and cgroup) at a time, as with cpc_bind_cpu:
+ * make a set for each cgroup to count several on one CPU.  flags: none.
+ * ENOENT: no such cgroup, or cgroup2 not mounted; ENOTDIR, EINVAL: not
+ * a cgroup v2 directory; ENOTSUP: a kernel without cgroup events, or the
+ * msr backend.
+ */
+int	cpc_bind_cpu_cgroup(cpc_t *cpc, cpc_processorid_t cpu,
+	    const char *cgroup, cpc_set_t *set, cpc_uint_t flags);
+/*
  * Count thread id (a TID) of a process under pctx control, from a pctx
  * callback (init_lwp): the thread has not run since it was announced.
  * The counts can be sampled at any time, also after the thread ended.

@@ -11,11 +11,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "backend.h"
@@ -153,6 +155,22 @@ lwpev_ok(cpc_t *cpc, const char *fn, const cpc_set_t *set,
 	return 0;
 }
 
+/* cpc_bind_cpu_cgroup: on a backend that counts per cgroup. */
+static int
+cgroup_ok(cpc_t *cpc, const char *fn, const cpc_set_t *set,
+    const struct cpc_target *t)
+{
+	const struct cpc_backend *be = cpc_set_backend(cpc, set);
+
+	if (t->t_cgid == 0 || be->be_cgroup)
+		return 0;
+	cpc_err(cpc, fn, -1, "cgroup '%s': the %s backend counts whole CPUs "
+	    "only, not per cgroup (the kernel's cgroup mode of perf_event is "
+	    "needed)", t->t_cgroup, be->be_name);
+	errno = ENOTSUP;
+	return -1;
+}
+
 /*
  * Whether set can be bound to t as it is: its handle, its requests, the
  * overflow and sampling rules, the counters it needs.  0, or -1 with
@@ -201,6 +219,7 @@ bind_check(cpc_t *cpc, const char *fn, cpc_set_t *set,
 	}
 	if (smpl_signal_ok(cpc, fn, set, t) != 0 ||
 	    lwpev_ok(cpc, fn, set, t) != 0 ||
+	    cgroup_ok(cpc, fn, set, t) != 0 ||
 	    cpc_set_fits(cpc, fn, set) != 0)
 		return -1;
 	return 0;
@@ -234,32 +253,46 @@ reusable(const struct cpc_ctx *cx, const struct cpc_target *t)
 	    cx->cx_inherit || cx->cx_lwpev != t->t_lwpev ||
 	    cx->cx_emtovf != t->t_emtovf)
 		return 0;
-	return t->t_kind == CPC_BIND_CPU ? cx->cx_cpu == t->t_cpu :
-	    cx->cx_tid == t->t_tid;
+	return t->t_kind == CPC_BIND_CPU ? cx->cx_cpu == t->t_cpu &&
+	    cx->cx_cgid == t->t_cgid : cx->cx_tid == t->t_tid;
 }
 
 /* Open cx on t, its group and its SMPL requests: 0, or -1. */
 static int
 open_target(cpc_t *cpc, struct cpc_ctx *cx, const struct cpc_target *t)
 {
+	int e;
+
 	cx->cx_kind = t->t_kind;
 	cx->cx_cpu = t->t_cpu;
 	cx->cx_tid = t->t_tid;
+	cx->cx_cgid = t->t_cgid;
+	/* The context's own: the kernel takes it at every open. */
+	if (t->t_cgid != 0 &&
+	    (cx->cx_cgfd = fcntl(t->t_cgfd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		cpc_err(cpc, t->t_fn, -1, "cgroup '%s': %s", t->t_cgroup,
+		    strerror(errno));
+		return -1;
+	}
 	cx->cx_inherit = t->t_inherit;
 	cx->cx_lwpev = t->t_lwpev;
 	cx->cx_emtovf = t->t_emtovf;
 	if (cx->cx_be->be_open(cpc, cx, t) != 0)
-		return -1;
+		goto fail;
 	/* The SMPL requests, outside the group (backend.h). */
 	if (cpc->c_sbe->sb_open(cpc, cx, t) != 0) {
-		int e = errno;
-
+		e = errno;
 		cx->cx_be->be_close(cpc, cx);
 		errno = e;
-		return -1;
+		goto fail;
 	}
 	cx->cx_open = 1;
 	return 0;
+fail:
+	e = errno;
+	cpc_ctx_close(cx);	/* the cgroup's directory */
+	errno = e;
+	return -1;
 }
 
 /*
@@ -323,6 +356,7 @@ cpc_bind_curlwp(cpc_t *cpc, cpc_set_t *set, uint_t flags)
 		.t_kind = CPC_BIND_CURLWP,
 		.t_cpu = -1,
 		.t_tid = cpc_ctx_self(),
+		.t_cgfd = -1,
 		.t_inherit = (flags & CPC_BIND_LWP_INHERIT) != 0,
 		.t_emtovf = (flags & CPC_BIND_EMT_OVF) != 0,
 		.t_fn = fn,
@@ -385,24 +419,22 @@ pin(cpc_t *cpc, const char *fn, struct cpc_ctx *cx, processorid_t cpu,
 	return 0;
 }
 
-CPC_EXPORT int
-cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
+/*
+ * cpc_bind_cpu and cpc_bind_cpu_cgroup: set to t, the calling thread
+ * run on t's CPU until the unbind.
+ */
+static int
+bind_cpu(cpc_t *cpc, const char *fn, cpc_set_t *set,
+    const struct cpc_target *t)
 {
-	static const char fn[] = "cpc_bind_cpu";
-	struct cpc_target t = {
-		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1, .t_fn = fn,
-	};
+	processorid_t cpu = t->t_cpu;
 	pid_t self = cpc_ctx_self();
 	struct cpc_ctx *cx;
 	cpu_set_t old, mask;
 	int mine;
 
-	if (set == NULL || cpu < 0 || cpu >= CPU_SETSIZE)
-		return inval();
-	if (flags != 0)
-		return bad_flags(cpc, fn, flags, "none");
 	if (cpu_ok(cpc, fn, cpu) != 0 ||
-	    (cx = bind_begin(cpc, fn, set, &t)) == NULL)
+	    (cx = bind_begin(cpc, fn, set, t)) == NULL)
 		return -1;
 	if (sched_getaffinity(0, sizeof(old), &old) != 0)
 		CPU_ZERO(&old);
@@ -422,10 +454,72 @@ cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
 		cx->cx_pinned = 0;
 	else if (pin(cpc, fn, cx, cpu, &old) != 0)
 		return -1;
-	if (bind_ctx(cpc, cx, &t) != 0)
+	if (bind_ctx(cpc, cx, t) != 0)
 		return -1;
 	cpc_ctx_publish(cx);
 	return 0;
+}
+
+CPC_EXPORT int
+cpc_bind_cpu(cpc_t *cpc, processorid_t cpu, cpc_set_t *set, uint_t flags)
+{
+	static const char fn[] = "cpc_bind_cpu";
+	struct cpc_target t = {
+		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1,
+		.t_cgfd = -1, .t_fn = fn,
+	};
+
+	if (set == NULL || cpu < 0 || cpu >= CPU_SETSIZE)
+		return inval();
+	if (flags != 0)
+		return bad_flags(cpc, fn, flags, "none");
+	return bind_cpu(cpc, fn, set, &t);
+}
+
+/*
+ * The kernel's cgroup mode: the set counts on cpu only while a task of
+ * the cgroup (or of a cgroup below it) runs there.  The cgroup's
+ * directory is held by the context from its open to its close.
+ */
+CPC_EXPORT int
+cpc_bind_cpu_cgroup(cpc_t *cpc, processorid_t cpu, const char *cgroup,
+    cpc_set_t *set, uint_t flags)
+{
+	static const char fn[] = "cpc_bind_cpu_cgroup";
+	struct cpc_target t = {
+		.t_kind = CPC_BIND_CPU, .t_cpu = cpu, .t_tid = -1,
+		.t_cgroup = cgroup, .t_fn = fn,
+	};
+	char msg[1200];
+	struct stat st;
+	int rc, e;
+
+	if (set == NULL || cgroup == NULL || cpu < 0 || cpu >= CPU_SETSIZE)
+		return inval();
+	if (flags != 0)
+		return bad_flags(cpc, fn, flags, "none");
+	if ((t.t_cgfd = cpc_cgroup_open(cgroup, msg, sizeof(msg))) < 0) {
+		e = errno;
+		cpc_err(cpc, fn, -1, "%s", msg);
+		errno = e;
+		return -1;
+	}
+	/*
+	 * Its inode says which cgroup a context counts (the kernel's cgroup
+	 * id; never 0, which means "no cgroup" in a target).
+	 */
+	e = fstat(t.t_cgfd, &st) != 0 ? errno : st.st_ino == 0 ? EINVAL : 0;
+	if (e != 0) {
+		cpc_err(cpc, fn, -1, "cgroup '%s': %s", cgroup, strerror(e));
+		rc = -1;
+	} else {
+		t.t_cgid = (uint64_t)st.st_ino;
+		rc = bind_cpu(cpc, fn, set, &t);
+		e = errno;
+	}
+	close(t.t_cgfd);
+	errno = e;
+	return rc;
 }
 
 CPC_EXPORT int
@@ -435,7 +529,7 @@ cpc_bind_pctx(cpc_t *cpc, pctx_t *pctx, id_t id, cpc_set_t *set,
 	static const char fn[] = "cpc_bind_pctx";
 	struct cpc_target t = {
 		.t_kind = CPC_BIND_PCTX, .t_cpu = -1, .t_tid = (pid_t)id,
-		.t_fn = fn,
+		.t_cgfd = -1, .t_fn = fn,
 	};
 	struct cpc_ctx *cx;
 

@@ -148,6 +148,9 @@ struct cpc_ctx {
 	int			 cx_open;	/* the backend's state exists */
 	enum cpc_bindkind	 cx_kind;	/* its target */
 	int			 cx_cpu;	/* CPC_BIND_CPU, else -1 */
+	int			 cx_cgfd;	/* cpc_bind_cpu_cgroup: the
+						   cgroup's directory, else -1 */
+	uint64_t		 cx_cgid;	/* its inode: which cgroup */
 	pid_t			 cx_tid;	/* CURLWP, PCTX */
 	int			 cx_inherit;	/* CPC_BIND_LWP_INHERIT */
 	int			 cx_lwpev;	/* CPC_BIND_LWP_EVENTS: 1, or

@@ -354,6 +354,9 @@ cpc_ctx_close(struct cpc_ctx *cx)
 		cx->cx_cpc->c_sbe->sb_close(cx->cx_cpc, cx);
 		cx->cx_be->be_close(cx->cx_cpc, cx);
 	}
+	if (cx->cx_cgfd >= 0)
+		close(cx->cx_cgfd);
+	cx->cx_cgfd = -1;
 	cx->cx_open = 0;
 }
 
@@ -377,6 +380,7 @@ ctx_new(cpc_set_t *set)
 	cx->cx_rq = (struct cpc_ctxreq *)((char *)cx + size);
 	cx->cx_kind = CPC_BIND_NONE;
 	cx->cx_cpu = -1;
+	cx->cx_cgfd = -1;
 	cx->cx_state = CX_TAKEN;
 	cx->cx_next = __atomic_load_n(&set->cs_ctx, __ATOMIC_ACQUIRE);
 	while (!__atomic_compare_exchange_n(&set->cs_ctx, &cx->cx_next, cx,
@@ -401,7 +405,7 @@ same_target(const struct cpc_ctx *cx, const struct cpc_target *t)
 	    cx->cx_inherit != t->t_inherit || cx->cx_lwpev != t->t_lwpev)
 		return 0;
 	if (t->t_kind == CPC_BIND_CPU)
-		return cx->cx_cpu == t->t_cpu;
+		return cx->cx_cpu == t->t_cpu && cx->cx_cgid == t->t_cgid;
 	return cx->cx_tid == t->t_tid;
 }
 

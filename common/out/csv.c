@@ -69,7 +69,9 @@ csv_header(struct fmt *f)
 	char name[CPC_MAX_EVENT_LEN + 32];
 	int c;
 
-	if (f->f_tool == FMT_CPUSTAT)
+	if (f->f_tool == FMT_CPUSTAT && f->f_cgwidth > 0)
+		fputs("time,cpu,cgroup,kind,set", f->f_fp);
+	else if (f->f_tool == FMT_CPUSTAT)
 		fputs("time,cpu,kind,set", f->f_fp);
 	else
 		fputs("time,pid,lwp,kind,set", f->f_fp);
@@ -112,7 +114,10 @@ spread(struct fmt *f, const struct fmt_row *r)
 	}
 }
 
-/* time, cpu or pid and lwp, kind, set, and -T's and -t's columns. */
+/*
+ * time, cpu (and -G's cgroup) or pid and lwp, kind, set, and -T's and
+ * -t's columns.
+ */
 static void
 csv_lead(struct fmt *f, const struct fmt_row *r)
 {
@@ -125,6 +130,10 @@ csv_lead(struct fmt *f, const struct fmt_row *r)
 		fprintf(fp, "%d,", r->fr_cpu);
 	else
 		fprintf(fp, "%ld,%ld,", r->fr_pid, r->fr_lwp);
+	if (r->fr_cgroup != NULL) {
+		csv_str(fp, r->fr_cgroup);
+		fputc(',', fp);
+	}
 	fprintf(fp, "%s,", r->fr_kind);
 	if (r->fr_set >= 0)
 		csv_str(fp, cols_spec(f->f_cols, r->fr_set)->sp_text);

@@ -299,7 +299,8 @@ values_row(struct expo *e, const struct fmt_row *r)
 
 	if ((delta = row_sort(e, r)) < 0)
 		return;
-	s = e->e_track ? proc_series(e, r) : series_of(e, r->fr_cpu, NULL);
+	s = e->e_track ? proc_series(e, r) :
+	    series_of(e, r->fr_cpu, r->fr_cgroup);
 	if (s == NULL) {
 		e->e_failed = 1;
 		return;

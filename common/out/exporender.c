@@ -230,13 +230,18 @@ put_meta(FILE *fp, const struct fmt *f, const struct family *fa,
 	fprintf(fp, "# HELP %s %s\n", name, fa->fa_help);
 }
 
-/* s's labels, the event's last: {cpu} or {pid,command} or {command}. */
+/*
+ * s's labels, the event's last: {cpu} (cpustat, {cpu,cgroup} with -G)
+ * or {pid,command} or {command}.
+ */
 static void
 put_labels(FILE *fp, const struct fmt *f, const struct expo_ser *s,
     const char *event)
 {
 	if (f->f_tool != FMT_CPUTRACK) {
 		fprintf(fp, "{cpu=\"%ld\"", s->es_key);
+		if (s->es_comm != NULL)		/* cpustat -G */
+			put_label(fp, ",", "cgroup", s->es_comm);
 	} else if (s->es_key >= 0) {
 		fprintf(fp, "{pid=\"%ld\"", s->es_key);
 		put_label(fp, ",", "command", s->es_comm);

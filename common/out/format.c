@@ -76,6 +76,22 @@ fmt_add_samples(struct fmt *f, const struct spec *smpl)
 	return cols_add_samples(f->f_cols, smpl);
 }
 
+int
+fmt_add_cgroups(struct fmt *f, const char *const *names, int n)
+{
+	int i, len;
+
+	for (i = 0; i < n; i++) {
+		len = (int)strlen(names[i]);
+		/* "cgroup": the title's word */
+		if (len < 6)
+			len = 6;
+		if (len > f->f_cgwidth)
+			f->f_cgwidth = len;
+	}
+	return 0;
+}
+
 void
 fmt_runinfo(struct fmt *f, const struct fmt_runinfo *ri)
 {

@@ -68,6 +68,7 @@ struct fmt_row {
 	const char	*fr_command;	/* exec: the new command */
 	const char	*fr_comm;	/* cputrack: the process's name now
 					   (/proc/PID/comm), or NULL */
+	const char	*fr_cgroup;	/* cpustat -G: the cgroup, else NULL */
 };
 
 /*
@@ -120,6 +121,13 @@ void		 fmt_runinfo(struct fmt *f, const struct fmt_runinfo *ri);
 int		 fmt_expose(struct fmt *f, fmt_publish_fn *pub, void *arg);
 /* Whether rows need fr_comm (an exposition names processes). */
 int		 fmt_wants_comm(const struct fmt *f);
+/*
+ * cpustat -G: the rows name one of these n cgroups (fr_cgroup), in a
+ * column of text and CSV, a "cgroup" member of JSON, a label of
+ * OpenMetrics.  Before any row; 0, or -1 with errno.  n 0: none.
+ */
+int		 fmt_add_cgroups(struct fmt *f, const char *const *names,
+		    int n);
 /* The title line (text) or header row (CSV); nothing in the others. */
 void		 fmt_header(struct fmt *f);
 /* A row of values, or a note (fr_set -1). */

@@ -120,6 +120,10 @@ json_row(struct fmt *f, const struct fmt_row *r)
 		    r->fr_pid, r->fr_lwp);
 	else
 		fprintf(fp, ",\"pid\":%ld,\"lwp\":%ld", r->fr_pid, r->fr_lwp);
+	if (r->fr_cgroup != NULL) {
+		fputs(",\"cgroup\":", fp);
+		json_str(fp, r->fr_cgroup);
+	}
 	if (r->fr_set >= 0)
 		json_values(f, r);
 	if (r->fr_child > 0)

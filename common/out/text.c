@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * text.c - the text format, as the illumos tools print it: a title
- * line, then fixed columns (cells.h) of time, where (cpustat: the CPU;
- * cputrack: [pid] lwp), kind, the tick with -t, the values, and a
+ * line, then fixed columns (cells.h) of time, where (cpustat: the CPU,
+ * and with -G the cgroup, as wide as the longest; cputrack: [pid] lwp),
+ * kind, the tick with -t, the values, and a
  * " # note" naming the set when there are several.  A fork or exec note
  * leaves the values blank.  cpustat's -T prints a stamp line before
  * each interval's rows.
@@ -47,7 +48,10 @@ text_header(struct fmt *f)
 	int i;
 
 	if (f->f_tool == FMT_CPUSTAT) {
-		fprintf(fp, "%7s %3s %5s ", "time", "cpu", "event");
+		fprintf(fp, "%7s %3s ", "time", "cpu");
+		if (f->f_cgwidth > 0)
+			fprintf(fp, "%-*s ", f->f_cgwidth, "cgroup");
+		fprintf(fp, "%5s ", "event");
 	} else {
 		fprintf(fp, "%7s ", "time");
 		if (f->f_flags & FMT_PIDCOL)
@@ -64,6 +68,8 @@ text_header(struct fmt *f)
 	fputc('\n', fp);
 }
 
+static const char *escape(const char *s, char *buf, size_t len);
+
 /*
  * "%7.3f %3d %5s " (cpustat) or "%7.3f [%7ld ]%7ld %10s " (cputrack)
  * without printf (out_time, out_u64): the cost of an interval's line.
@@ -71,6 +77,7 @@ text_header(struct fmt *f)
 static void
 line_head(struct fmt *f, const struct fmt_row *r)
 {
+	char esc[1025];		/* a cgroup's path, escaped (cut) */
 	FILE *fp = f->f_fp;
 	int cpustat = f->f_tool == FMT_CPUSTAT;
 	size_t n = strlen(r->fr_kind);
@@ -79,6 +86,9 @@ line_head(struct fmt *f, const struct fmt_row *r)
 	fputc(' ', fp);
 	if (cpustat) {
 		out_u64(fp, (uint64_t)r->fr_cpu, 3);
+		if (r->fr_cgroup != NULL)
+			fprintf(fp, " %-*s", f->f_cgwidth,
+			    escape(r->fr_cgroup, esc, sizeof(esc)));
 	} else {
 		if (f->f_flags & FMT_PIDCOL) {
 			out_u64(fp, (uint64_t)r->fr_pid, 7);

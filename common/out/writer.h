@@ -23,6 +23,8 @@ struct fmt {
 	struct expo		*f_expo;	/* fmt_expose's, or NULL */
 	fmt_publish_fn		*f_pub;
 	void			*f_pubarg;
+	int			 f_cgwidth;	/* -G: the longest cgroup's
+						   length; 0: no cgroups */
 };
 
 struct fmt_writer {

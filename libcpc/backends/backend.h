@@ -25,6 +25,10 @@
 struct cpc_target {
 	enum cpc_bindkind	t_kind;
 	int			t_cpu;		/* CPC_BIND_CPU, else -1 */
+	int			t_cgfd;		/* cpc_bind_cpu_cgroup: the
+						   cgroup's directory; else -1 */
+	uint64_t		t_cgid;		/* its inode, else 0 */
+	const char		*t_cgroup;	/* its path, for messages */
 	pid_t			t_tid;		/* thread, 0 = caller */
 	int			t_inherit;	/* CPC_BIND_LWP_INHERIT */
 	int			t_emtovf;	/* CPC_BIND_EMT_OVF */
@@ -79,6 +83,8 @@ struct cpc_backend {
 	int		(*be_lwp_events)(cpc_t *, struct cpc_ctx *, cpc_buf_t *,
 			    cpc_lwp_fn_t *fn, void *arg);
 	int		(*be_lwp_fd)(struct cpc_ctx *);
+	/* Counts a CPU's share of one cgroup (cpc_bind_cpu_cgroup). */
+	int		 be_cgroup;
 };
 
 extern const struct cpc_backend cpc_be_perf, cpc_be_msr;

@@ -292,4 +292,5 @@ const struct cpc_backend cpc_be_perf = {
 	.be_min_period = perf_min_period,
 	.be_lwp_events = cpc_perf_lwp_events,
 	.be_lwp_fd = cpc_perf_lwp_fd,
+	.be_cgroup = 1,
 };

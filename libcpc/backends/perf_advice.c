@@ -2,13 +2,16 @@
 /*
  * perf_advice.c - the one place that turns a failed perf_event_open(2)
  * into advice: what the user can do about the errno (the value of
- * perf_event_paranoid, CAP_PERFMON, a missing PMU, the open-file limit).
+ * perf_event_paranoid, CAP_PERFMON, a missing PMU, the open-file limit,
+ * a kernel without cgroup events).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "backend.h"
 #include "perf_impl.h"
@@ -119,11 +122,61 @@ cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
 	errno = err;
 }
 
-/* "cpu 3", "thread 1234": t in a message. */
+/*
+ * Whether the kernel counts per cgroup at all: a software event in the
+ * cgroup mode on cx's CPU.  The errno of its refusal, or 0.
+ */
+static int
+cgroup_refusal(const struct cpc_ctx *cx)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	if ((fd = cpc_perf_open_ctx(&a, cx, cx->cx_cpu, -1)) >= 0) {
+		close((int)fd);
+		return 0;
+	}
+	return errno;
+}
+
+/*
+ * An open in the cgroup mode (cpc_bind_cpu_cgroup) refused as invalid or
+ * unsupported: when the kernel refuses that mode itself, say so and
+ * return 1 (errno ENOTSUP); else 0, for the event's own advice.
+ */
+int
+cpc_perf_cgroup_error(cpc_t *cpc, const char *fn, int err,
+    const struct cpc_ctx *cx, const struct cpc_target *t)
+{
+	int e;
+
+	if (t->t_cgid == 0 || (err != EINVAL && err != EOPNOTSUPP &&
+	    err != ENOENT && err != EBADF) ||
+	    ((e = cgroup_refusal(cx)) != EINVAL && e != EOPNOTSUPP &&
+	    e != ENOENT && e != EBADF))
+		return 0;
+	report(cpc, fn, -1, "cannot count on cpu %d for cgroup '%s': this "
+	    "kernel has no cgroup events (%s: it needs CONFIG_CGROUP_PERF, "
+	    "and the perf_event controller on the cgroup v2 hierarchy, not "
+	    "on a v1 one)", t->t_cpu, t->t_cgroup, strerror(e));
+	errno = ENOTSUP;
+	return 1;
+}
+
+/* "cpu 3", "cpu 3 for cgroup 'a/b'", "thread 1234": t in a message. */
 void
 cpc_perf_target_name(const struct cpc_target *t, char *buf, size_t len)
 {
-	if (t->t_kind == CPC_BIND_CPU)
+	if (t->t_kind == CPC_BIND_CPU && t->t_cgid != 0)
+		snprintf(buf, len, "cpu %d for cgroup '%s'", t->t_cpu,
+		    t->t_cgroup);
+	else if (t->t_kind == CPC_BIND_CPU)
 		snprintf(buf, len, "cpu %d", t->t_cpu);
 	else
 		snprintf(buf, len, "thread %d", (int)t->t_tid);

@@ -182,18 +182,17 @@ open_one(struct perf_ctx *pc, int lead, int i, int group)
 	const cpc_set_t *set = cx->cx_set;
 	int sub = i >= ncounting(set), k = opened(set, lead, i);
 	const struct cpc_request *r = &set->cs_reqs[k];
-	pid_t pid = cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid;
 	struct perf_event_attr attr;
 	long fd;
 
 	fill_attr(pc, k, i == 0, sub, &attr);
 	cpc_perf_user_attr(pc, r, &attr);
-	fd = cpc_perf_open(&attr, pid, cx->cx_cpu, group);
+	fd = cpc_perf_open_ctx(&attr, cx, cx->cx_cpu, group);
 	if (fd < 0 && attr.config1 != (sub ? r->cr_ev.ev_sub.en_config1 :
 	    r->cr_ev.ev_config1)) {
 		/* A kernel that refuses user access counts without it. */
 		fill_attr(pc, k, i == 0, sub, &attr);
-		fd = cpc_perf_open(&attr, pid, cx->cx_cpu, group);
+		fd = cpc_perf_open_ctx(&attr, cx, cx->cx_cpu, group);
 	}
 	if (fd >= 0 && attr.sample_period != 0 &&
 	    cpc_perf_signal((int)fd, cx->cx_tid) != 0) {
@@ -300,7 +299,7 @@ open_group(cpc_t *cpc, struct perf_ctx *pc, const struct cpc_target *t,
 	struct cpc_ctx *cx = &pc->pc_cx;
 	const cpc_set_t *set = cx->cx_set;
 	int i, lead = leader(cx);
-	char tname[48];
+	char tname[CPC_TARGET_NAME];
 
 	for (i = 0; i < n; i++) {
 		int sub = i >= ncounting(set), k = opened(set, lead, i);
@@ -310,6 +309,8 @@ open_group(cpc_t *cpc, struct perf_ctx *pc, const struct cpc_target *t,
 		if (fd < 0) {
 			int e = errno;
 
+			if (cpc_perf_cgroup_error(cpc, t->t_fn, e, cx, t))
+				return -1;
 			cpc_perf_target_name(t, tname, sizeof(tname));
 			cpc_perf_open_error(cpc, t->t_fn, e, &set->cs_reqs[k],
 			    tname);

@@ -26,6 +26,9 @@ struct perf_ctx;
  */
 long	cpc_perf_open(struct perf_event_attr *a, pid_t pid, int cpu,
 	    int group);
+/* The same on cx's target: its thread, its CPU, or its CPU's cgroup. */
+long	cpc_perf_open_ctx(struct perf_event_attr *a, const struct cpc_ctx *cx,
+	    int cpu, int group);
 /* Overflow signals of fd go to thread tid (CPC_SIGOVF): 0, or -1. */
 int	cpc_perf_signal(int fd, pid_t tid);
 
@@ -35,8 +38,15 @@ int	cpc_perf_signal(int fd, pid_t tid);
  */
 void	cpc_perf_open_error(cpc_t *cpc, const char *fn, int err,
 	    const struct cpc_request *req, const char *target);
+#define CPC_TARGET_NAME	1100	/* a cgroup's path in it */
 void	cpc_perf_target_name(const struct cpc_target *t, char *buf,
 	    size_t len);
+/*
+ * A cgroup-mode open of cx refused (err) because the kernel has no
+ * cgroup events: reported, errno ENOTSUP, 1; else 0.
+ */
+int	cpc_perf_cgroup_error(cpc_t *cpc, const char *fn, int err,
+	    const struct cpc_ctx *cx, const struct cpc_target *t);
 
 /*
  * perf_group.c: the event part of an attribute (zeroed first: r's

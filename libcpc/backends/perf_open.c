@@ -9,7 +9,9 @@
  * race: once learned, the flag is not asked again).  A clock (task-clock,
  * cpu-clock) counts the same whatever exclude_kernel says, and a user at
  * perf_event_paranoid 2 may open one only with it set: a clock refused
- * with EACCES or EPERM is opened again so.
+ * with EACCES or EPERM is opened again so.  A CPU context bound with
+ * cpc_bind_cpu_cgroup opens its events in the kernel's cgroup mode
+ * (PERF_FLAG_PID_CGROUP, the cgroup's directory for the pid).
  */
 #include "config.h"
 
@@ -22,6 +24,9 @@
 #include "backend.h"
 #include "perf_impl.h"
 
+#ifndef PERF_FLAG_PID_CGROUP
+#define PERF_FLAG_PID_CGROUP	(1UL << 2)
+#endif
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
 #endif
@@ -30,17 +35,18 @@
 static int no_cloexec_flag;
 
 static long
-open_cloexec(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+open_cloexec(struct perf_event_attr *a, pid_t pid, int cpu, int group,
+    unsigned long flags)
 {
 	long fd;
 
 	if (!__atomic_load_n(&no_cloexec_flag, __ATOMIC_RELAXED)) {
 		fd = syscall(SYS_perf_event_open, a, pid, cpu, group,
-		    PERF_FLAG_FD_CLOEXEC);
+		    flags | PERF_FLAG_FD_CLOEXEC);
 		if (fd >= 0 || errno != EINVAL)
 			return fd;
 	}
-	fd = syscall(SYS_perf_event_open, a, pid, cpu, group, 0UL);
+	fd = syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
 	if (fd >= 0) {
 		__atomic_store_n(&no_cloexec_flag, 1, __ATOMIC_RELAXED);
 		(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
@@ -56,17 +62,39 @@ is_clock(const struct perf_event_attr *a)
 	    a->config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-long
-cpc_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+static long
+open_flags(struct perf_event_attr *a, pid_t pid, int cpu, int group,
+    unsigned long flags)
 {
-	long fd = open_cloexec(a, pid, cpu, group);
+	long fd = open_cloexec(a, pid, cpu, group, flags);
 
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && is_clock(a) &&
 	    !a->exclude_kernel) {
 		a->exclude_kernel = 1;
-		fd = open_cloexec(a, pid, cpu, group);
+		fd = open_cloexec(a, pid, cpu, group, flags);
 	}
 	return fd;
+}
+
+long
+cpc_perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group)
+{
+	return open_flags(a, pid, cpu, group, 0UL);
+}
+
+/*
+ * On cx's target: its thread, its CPU, or (cpc_bind_cpu_cgroup) the
+ * tasks of its cgroup on its CPU: pid is then the cgroup's directory.
+ */
+long
+cpc_perf_open_ctx(struct perf_event_attr *a, const struct cpc_ctx *cx,
+    int cpu, int group)
+{
+	if (cx->cx_kind == CPC_BIND_CPU && cx->cx_cgfd >= 0)
+		return open_flags(a, cx->cx_cgfd, cpu, group,
+		    PERF_FLAG_PID_CGROUP);
+	return open_flags(a, cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid,
+	    cpu, group, 0UL);
 }
 
 /* Overflow signals go to the bound thread. */

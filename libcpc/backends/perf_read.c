@@ -122,6 +122,21 @@ cpu_stopped(cpc_t *cpc, struct perf_ctx *pc, hrtime_t before)
 {
 	uint64_t *rb = pc->pc_rdbuf, span;
 
+	/*
+	 * A cgroup's group (cpc_bind_cpu_cgroup) is enabled only while a
+	 * task of the cgroup runs there: its enabled time says nothing of
+	 * the CPU, which is asked instead (a CPU that went and came back
+	 * between two reads is not seen).
+	 */
+	if (pc->pc_cx.cx_cgfd >= 0) {
+		if (cpc_cpu_state(pc->pc_cx.cx_cpu) != 0)
+			return 0;
+		report(cpc, "cpc_set_sample", -1, "the counters of cpu %d "
+		    "stopped (it went offline?)", pc->pc_cx.cx_cpu);
+		errno = EIO;
+		return -1;
+	}
+
 	span = before > pc->pc_hrlast ? (uint64_t)(before - pc->pc_hrlast) : 0;
 	if ((rb[1] - pc->pc_enalast) + span / 8 + 1000000 < span) {
 		report(cpc, "cpc_set_sample", -1, "the counters of cpu %d "

@@ -142,8 +142,7 @@ fill_attr(const struct cpc_ctx *cx, const struct cpc_request *r,
 static long
 perf_open(struct perf_event_attr *a, const struct cpc_ctx *cx, int cpu)
 {
-	return cpc_perf_open(a, cx->cx_kind == CPC_BIND_CPU ? -1 : cx->cx_tid,
-	    cpu, -1);
+	return cpc_perf_open_ctx(a, cx, cpu, -1);
 }
 
 /*
@@ -229,7 +228,7 @@ static void
 target_error(cpc_t *cpc, const struct cpc_target *t, int e,
     const struct cpc_request *r)
 {
-	char tname[48];
+	char tname[CPC_TARGET_NAME];
 
 	cpc_perf_target_name(t, tname, sizeof(tname));
 	cpc_perf_open_error(cpc, t->t_fn, e, r, tname);

@@ -12,6 +12,7 @@
  *	pfm.c		libpfm4: initialised on first use, its core PMU
  *	cpuinfo.c	the processor: name, manual, counters, vendor
  *	msrdev.c	the x86 msr and cpuid devices (/dev/cpu/N/msr)
+ *	cgroup.c	cgroups of the cgroup v2 hierarchy, wherever mounted
  */
 #ifndef CPC_PLATFORM_H
 #define CPC_PLATFORM_H
@@ -180,5 +181,19 @@ int	cpc_msr_cpuid(int cpu, uint32_t leaf, uint32_t sub, uint32_t r[4]);
 int	cpc_msr_probe(int cpu, struct cpc_msr_pmu *p);
 /* The first CPU with devices under the root (0 when none). */
 int	cpc_msr_first_cpu(void);
+
+/* cgroup.c */
+/*
+ * Where cgroup2 is mounted (the first such mount, found once), or -1
+ * (ENOENT).
+ */
+int	cpc_cgroup2_root(char *buf, size_t len);
+/*
+ * The directory of the cgroup path names under the cgroup v2 hierarchy
+ * (a leading '/' or none), opened read-only and close-on-exec; -1 with
+ * errno and a message in msg: ENOENT (no such cgroup, or cgroup2 not
+ * mounted), ENOTDIR, EINVAL (not of the cgroup v2 hierarchy).
+ */
+int	cpc_cgroup_open(const char *path, char *msg, size_t len);
 
 #endif /* CPC_PLATFORM_H */

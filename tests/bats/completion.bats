@@ -132,3 +132,26 @@ $d/out.b" "-o $d/out" || return 1
 	comp "$CPUTRACK" -c cpu-clock --int
 	expect_eq "$REPLY" "--interval=" "cputrack --int"
 }
+
+@test "completion: -G and --cgroup= offer the cgroups of the cgroup v2 hierarchy" {
+	local root
+	root=$(awk '{ for (i = 7; i <= NF; i++) if ($i == "-") {
+	    if ($(i + 1) == "cgroup2") { print $5; exit } break } }' \
+	    /proc/self/mountinfo)
+	[ -n "$root" ] || skip "cgroup2 is not mounted"
+	[ "$(id -u)" -eq 0 ] || skip "needs root (makes cgroups)"
+	mkdir -p "$root/cpc-comp-$$/inner" "$root/cpc-comp-$$x" ||
+	    skip "cannot make a cgroup under $root"
+	comp "$CPUSTAT" -G "cpc-comp-$$"
+	local r1=$REPLY
+	comp "$CPUSTAT" -G "a,/cpc-comp-$$/"
+	local r2=$REPLY
+	comp "$CPUSTAT" --cgroup = "cpc-comp-$$"
+	local r3=$REPLY
+	rmdir "$root/cpc-comp-$$/inner" "$root/cpc-comp-$$" "$root/cpc-comp-$$x"
+	expect_eq "$r1" "cpc-comp-$$
+cpc-comp-${$}x" "-G cpc-comp-" || return 1
+	expect_eq "$r2" "a,/cpc-comp-$$/inner" "-G a,/cpc-comp-N/" || return 1
+	expect_eq "$r3" "cpc-comp-$$
+cpc-comp-${$}x" "--cgroup=cpc-comp-"
+}

@@ -15,7 +15,8 @@ reduced to the same facts, so the tests compare the formats directly:
 
     header A,B,...                  (csv) the header row
     row KIND KEY SET COL=V ...      every row with values, KEY the cpu (or
-                                    cpus=N for a total) or pid/lwp; a -S
+                                    cpus=N for a total; @CGROUP after it
+                                    with -G) or pid/lwp; a -S
                                     request's samples are COL samples:NAME
                                     (SET is empty for -S alone)
     note KIND PID LWP CHILD|COMMAND fork and exec-name rows (cputrack)
@@ -59,6 +60,8 @@ def facts_csv(path):
         kind = d["kind"]
         key = ("%s/%s" % (d["pid"], d["lwp"]) if track else
                ("cpus=" if kind == "total" else "") + d["cpu"])
+        if "cgroup" in d:
+            key += "@" + d["cgroup"]
         if d["enabled_ns"] == "":
             print("note %s %s %s %s" % (kind, d["pid"], d["lwp"], d["note"]))
             continue
@@ -108,6 +111,8 @@ def facts_json(schema_path, path):
                 key = "%d/%d" % (o["pid"], o["processes"])
             else:
                 key = "%d/%d" % (o["pid"], o["lwp"])
+            if "cgroup" in o:
+                key += "@" + o["cgroup"]
             if "set_index" not in o:
                 print("note %s %d %d %s" % (kind, o["pid"], o["lwp"],
                                             o.get("child", o.get("command"))))
@@ -140,7 +145,8 @@ def bad_json(schema_path):
             "enabled_ns": 9, "running_ns": 9, "scaled": False}
     smpl_only = {k: x for k, x in good.items() if k not in ("set", "counts")}
     for g in (good, dict(good, samples={"cpu-clock": 4}),
-              dict(smpl_only, samples={"cpu-clock": 4})):
+              dict(smpl_only, samples={"cpu-clock": 4}),
+              dict(good, cgroup="/system.slice")):
         if list(v.iter_errors(g)):
             die("the schema refuses a good object %r" % g)
     broken = [
@@ -158,6 +164,11 @@ def bad_json(schema_path):
         {k: x for k, x in good.items() if k != "set"},
         dict({k: x for k, x in good.items() if k != "counts"},
              samples={"cpu-clock": 5}),
+        dict(good, cgroup="system.slice"),
+        dict(good, cgroup=3),
+        {"tool": "cputrack", "kind": "tick", "time": 0, "pid": 3, "lwp": 3,
+         "set": "cpu-clock", "set_index": 0, "counts": {"cpu-clock": 5},
+         "enabled_ns": 9, "running_ns": 9, "scaled": False, "cgroup": "/"},
     ]
     for b in broken:
         if not list(v.iter_errors(b)):

@@ -3,8 +3,8 @@
  * t_msr.c - the msr backend without a device: its register map and
  * generic event codes (backends/msr_pmu.c), the device probe's answers
  * where there is no device (platform/msrdev.c), and the choice of backend
- * at cpc_open with what binding under it says.  msr.bats counts through
- * it over the simulator.
+ * at cpc_open with what binding under it says (per cgroup too).  msr.bats
+ * counts through it over the simulator.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -109,6 +109,28 @@ probe(const char *dir)
 	rmdir(path);
 }
 
+/* A set of hardware events under msr counts whole CPUs only. */
+static void
+cgroup(cpc_t *cpc, cpc_set_t *set)
+{
+	char root[1024];
+	int rc, e;
+
+	if (cpc_cgroup2_root(root, sizeof(root)) != 0) {
+		tap_skip("cgroup2 is not mounted",
+		    "cpc_bind_cpu_cgroup under msr");
+		return;
+	}
+	errmsg[0] = '\0';
+	rc = cpc_bind_cpu_cgroup(cpc, 0, "/", set, 0);
+	e = errno;
+	tap_ok(rc == -1 && e == ENOTSUP, "cpc_bind_cpu_cgroup under msr: "
+	    "ENOTSUP (errno %d)", e);
+	tap_str(errmsg, "cgroup '/': the msr backend counts whole CPUs only, "
+	    "not per cgroup (the kernel's cgroup mode of perf_event is "
+	    "needed)", "cpc_bind_cpu_cgroup: the message");
+}
+
 static void
 choice(const char *dir)
 {
@@ -165,6 +187,7 @@ choice(const char *dir)
 	    "module (modprobe msr), or set CPC_MSR_ROOT to where the devices "
 	    "are", dir);
 	tap_str(errmsg, want, "cpc_bind_cpu: the message");
+	cgroup(cpc, set);
 	cpc_close(cpc);
 	unsetenv("CPC_BACKEND");
 }
