@@ -102,6 +102,7 @@ SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
 		  common/smpl/smplout.c
 # The output: one writer interface, a writer per format, their cells.
 OUT_SRC		= common/out/format.c common/out/columns.c \
+		  common/out/expo.c common/out/exporender.c \
 		  common/out/text.c common/out/csv.c common/out/json.c \
 		  common/out/openmetrics.c common/out/cells.c \
 		  common/out/timefmt.c common/out/outfile.c
