@@ -45,6 +45,8 @@ struct topts {
 	enum fmt_kind	 o_format;	/* --format */
 	const char	*o_listen;	/* --listen, or NULL */
 	struct srv	*o_srv;		/* its server, started by main */
+	double		 o_grace;	/* --grace, seconds */
+	int		 o_bycommand;	/* --by-command */
 	pid_t		 o_pid;		/* -p, or 0 */
 	char		**o_argv;	/* the command, or NULL */
 	struct smpl_opts o_smpl;	/* -S and its reports */

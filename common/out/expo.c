@@ -39,7 +39,6 @@ struct expo_proc {
 struct expo {
 	const struct fmt *e_f;
 	int		 e_track;	/* cputrack's rows */
-	int		 e_ncells;	/* columns: events, then -S */
 	char		*e_comm;	/* the first process's command */
 	struct expo_ser	**e_ser;
 	int		 e_nser;
@@ -49,6 +48,16 @@ struct expo {
 	int64_t		 e_updated;
 	int		 e_failed;	/* memory ran out while feeding */
 };
+
+/*
+ * The columns: the events', then the -S requests' (added after
+ * fmt_create, before any row).
+ */
+static int
+ncells(const struct expo *e)
+{
+	return cols_n(e->e_f->f_cols) + cols_nsmpl(e->e_f->f_cols);
+}
 
 static int64_t
 now_ns(clockid_t id)
@@ -68,7 +77,6 @@ expo_create(const struct fmt *f, const char *comm)
 		return NULL;
 	e->e_f = f;
 	e->e_track = f->f_tool == FMT_CPUTRACK;
-	e->e_ncells = cols_n(f->f_cols) + cols_nsmpl(f->f_cols);
 	e->e_started = e->e_updated = now_ns(CLOCK_REALTIME);
 	if ((e->e_comm = strdup(comm != NULL ? comm : "")) == NULL) {
 		free(e);
@@ -131,7 +139,7 @@ series_of(struct expo *e, long key, const char *comm)
 		return NULL;
 	s->es_key = key;
 	s->es_created = now_ns(CLOCK_REALTIME);
-	s->es_cells = calloc(e->e_ncells + 1, sizeof(*s->es_cells));
+	s->es_cells = calloc(ncells(e) + 1, sizeof(*s->es_cells));
 	s->es_comm = comm != NULL ? strdup(comm) : NULL;
 	if (s->es_cells == NULL || (comm != NULL && s->es_comm == NULL)) {
 		ser_free(s);
@@ -345,7 +353,7 @@ fold(struct expo *e, const struct expo_ser *s)
 		e->e_failed = 1;
 		return;
 	}
-	for (i = 0; i < e->e_ncells; i++) {
+	for (i = 0; i < ncells(e); i++) {
 		if (!s->es_cells[i].ec_has)
 			continue;
 		c->es_cells[i].ec_has = 1;

@@ -21,6 +21,7 @@
 
 #include "errh.h"
 #include "expo.h"
+#include "msgsafe.h"
 #include "writer.h"
 
 enum fam_kind {
@@ -106,37 +107,6 @@ fam_has_col(const struct fmt *f, const struct family *fa, int c)
 	return 0;
 }
 
-/* The length of a valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
 /*
  * A label value: valid UTF-8 always.  Backslash, double quote and
  * newline escaped as both formats say; a byte that begins no valid
@@ -149,7 +119,7 @@ put_value(FILE *fp, const char *v)
 	size_t n = strlen(v), len;
 
 	while (n > 0) {
-		len = utf8_len(s, n);
+		len = cpc_utf8_len(s, n);
 		if (*s == '\\' || *s == '"')
 			fprintf(fp, "\\%c", *s);
 		else if (*s == '\n')

@@ -173,16 +173,23 @@ track_note(struct fmt *f, long pid, long child, const char *cmd,
 	fmt_row(f, &r);
 }
 
+/* cputrack's rows of the set "getpid", exposed to p, with the run's grace. */
+static struct fmt *
+tracked(double grace, int bycommand, struct spec *sp, struct pubbed *p)
+{
+	struct fmt_runinfo ri = { 1, NULL, grace, bycommand };
+
+	return exposed(FMT_JSON, FMT_CPUTRACK, "getpid", sp, devnull, p, &ri);
+}
+
 static void
 test_labels(void)
 {
-	struct fmt_runinfo ri = { 1, NULL, 1000, 0 };
 	struct pubbed p;
 	struct spec sp;
 	struct fmt *f;
 
-	if ((f = exposed(FMT_TEXT, FMT_CPUTRACK, "getpid", &sp, devnull, &p,
-	    &ri)) == NULL)
+	if ((f = tracked(1000, 0, &sp, &p)) == NULL)
 		return;
 	track_row(f, "tick", 10, 3, "q\"b\\{} \n\xff\x01z");
 	track_note(f, 10, 11, NULL, NULL);
@@ -210,13 +217,11 @@ test_labels(void)
 static void
 test_grace(void)
 {
-	struct fmt_runinfo ri = { 1, NULL, 0, 0 };
 	struct pubbed p;
 	struct spec sp;
 	struct fmt *f;
 
-	if ((f = exposed(FMT_JSON, FMT_CPUTRACK, "getpid", &sp, devnull, &p,
-	    &ri)) == NULL)
+	if ((f = tracked(0, 0, &sp, &p)) == NULL)
 		return;
 	track_row(f, "tick", 20, 2, "a");
 	track_row(f, "exit", 21, 9, "b");
@@ -236,13 +241,11 @@ test_grace(void)
 static void
 test_bycommand(void)
 {
-	struct fmt_runinfo ri = { 1, NULL, 1000, 1 };
 	struct pubbed p;
 	struct spec sp;
 	struct fmt *f;
 
-	if ((f = exposed(FMT_JSON, FMT_CPUTRACK, "getpid", &sp, devnull, &p,
-	    &ri)) == NULL)
+	if ((f = tracked(1000, 1, &sp, &p)) == NULL)
 		return;
 	track_row(f, "tick", 30, 2, "w");
 	track_row(f, "tick", 31, 3, "w");
@@ -259,6 +262,37 @@ test_bycommand(void)
 	has(p.p_om, "\ncputrack_events_total{command=\"v\",event=\"getpid\"}"
 	    " 7\n", "by command: another command");
 	done(f, &sp, &p);
+}
+
+/* -S requests added after fmt_create and fmt_expose: their own family. */
+static void
+test_samples(void)
+{
+	static const uint64_t v[] = { 5, 40, 4 };
+	struct fmt_row r = { .fr_kind = "tick", .fr_cpu = 0, .fr_set = 0,
+	    .fr_vals = v, .fr_nvals = 3, .fr_smpl = v + 1 };
+	struct fmt_runinfo ri = { 1, NULL, 0, 0 };
+	struct spec sp, smpl;
+	struct pubbed p;
+	struct fmt *f;
+	char err[256];
+
+	if (spec_parse("s,s", 64, NULL, &smpl, err, sizeof(err)) != 0 ||
+	    (f = exposed(FMT_CSV, FMT_CPUSTAT, "x", &sp, devnull, &p,
+	    &ri)) == NULL) {
+		tap_ok(0, "the -S set");
+		return;
+	}
+	if (tap_ok(fmt_add_samples(f, &smpl) == 0, "fmt_add_samples")) {
+		fmt_row(f, &r);
+		(void)fmt_flush(f);
+		has(p.p_prom, "# TYPE cpustat_samples_total counter\n"
+		    "cpustat_samples_total{cpu=\"0\",event=\"s\"} 40\n"
+		    "cpustat_samples_total{cpu=\"0\",event=\"s#2\"} 4\n",
+		    "the samples of each request");
+	}
+	done(f, &sp, &p);
+	spec_free(&smpl);
 }
 
 static void
@@ -279,6 +313,7 @@ main(void)
 	test_labels();
 	test_grace();
 	test_bycommand();
+	test_samples();
 	test_parse();
 	return tap_done();
 }
