@@ -10,7 +10,8 @@
 # every --long[=ARG] or --long[=ARG] in the text a long one.  ARG says what
 # to offer: events (or a --list-events pattern) the event names of
 # `TOOL --list-events`, a file the file names, a pid the running pids,
-# cgroup (or cgroups) the cgroups of the cgroup v2 hierarchy, a|b|c those
+# cgroup (or cgroups) the cgroups of the cgroup v2 hierarchy, addr:port
+# (--listen) the loopback examples of the manual, a|b|c those
 # words; anything else nothing.  After the options, cputrack
 # completes its command like any command.
 
@@ -88,6 +89,11 @@ _cpc_values() {
 			w=${w#"$name/"}
 			[[ $cur == /* ]] && w=/$w
 			printf '%s\n' "$pre$spec${w%/}"
+		done
+		;;
+	addr:port)
+		for w in 127.0.0.1:9464 '[::1]:9464'; do
+			[[ $w == "$cur"* ]] && printf '%s\n' "$pre$w"
 		done
 		;;
 	*'|'*)

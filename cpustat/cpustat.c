@@ -23,6 +23,7 @@
 #include "errh.h"
 #include "stdfds.h"
 #include "hints.h"
+#include "listenopt.h"
 #include "listev.h"
 #include "msgsafe.h"
 #include "cells.h"
@@ -40,6 +41,7 @@ static const char synopsis[] =
     "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
     "\t\t[--samples=file] [--samples-format=csv|perf] [--folded=file]\n"
+    "\t\t[--listen=addr:port]\n"
     "\t\t[-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
@@ -60,6 +62,7 @@ static const struct option longopts[] = {
 	HINT_LONGOPTS('e'),
 	SMPL_LONGOPTS,
 	SMPL_LONGOPT_PERCPU,
+	CLI_LONGOPT_LISTEN,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -84,6 +87,7 @@ print_usage(FILE *fp)
 	    "\t\t\teach interval's samples (a column in csv and json)\n",
 	    out_tickname());
 	cli_help_output(fp, "CPU");
+	cli_help_listen(fp);
 	fprintf(fp,
 	    "\t-S events\tsample these events on every CPU (the -c grammar,\n"
 	    "\t\t\tperiod=N events between samples); a column smplN\n"
@@ -109,7 +113,7 @@ print_usage(FILE *fp)
 	    "\tLong options: --events=EVENTS --cpus=CPULIST --cgroup=CGROUPS\n"
 	    "\t--no-header --period=SECONDS --soak --tsc --timestamp=u|d\n"
 	    "\t--output=FILE --format=FORMAT --debug --sample=EVENTS\n"
-	    "\t--callchain --help --version\n"
+	    "\t--callchain --help --version --listen=ADDR:PORT\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -152,6 +156,9 @@ take_option(cpc_t *cpc, struct opts *o, int ch, char **argv)
 		break;
 	case OPT_FORMAT:
 		cli_format_option(optarg, &o->o_format);
+		break;
+	case CLI_OPT_LISTEN:
+		o->o_listen = cli_listen_option(optarg);
 		break;
 	case 'p':
 		o->o_period = cli_seconds("period", optarg, 0, MAX_INTERVAL);
@@ -282,8 +289,12 @@ main(int argc, char **argv)
 	else
 		cpus_default(&o.o_cpus);
 	cgroups_check_fit(&o);
+	/* first: a port in use leaves the -o file as it was */
+	o.o_srv = cli_listen(o.o_listen, 1);
 	o.o_out = cli_open_output(o.o_format, o.o_outname, 1);
 	rc = run(cpc, &o);
+	/* after the last publish: a scrape until then sees the totals */
+	srv_destroy(o.o_srv);
 	if (o.o_out != stdout && fclose(o.o_out) != 0 && rc == 0) {
 		warn("-o '%s'", o.o_outname);
 		rc = 1;

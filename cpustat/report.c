@@ -39,7 +39,9 @@ rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base, hrtime_t walloff)
 	if (r_fmt == NULL ||
 	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0 ||
 	    fmt_add_cgroups(r_fmt, (const char *const *)o->o_cgroups,
-	    o->o_ncgroups) != 0) {
+	    o->o_ncgroups) != 0 ||
+	    (o->o_srv != NULL && fmt_expose(r_fmt, srv_publish,
+	    o->o_srv) != 0)) {
 		warnx("out of memory");
 		return -1;
 	}
