@@ -151,9 +151,7 @@ def check_all(tap, run):
             check_rate(tap, run.prom, job, tool, at,
                        "rate-%s-%s" % (path, tool))
     check_scrape_error(tap, run)
-    for name in LISTENERS:
-        run.procs.kill(name, signal.SIGKILL)
-    check_up(tap, run, 0, "up0")
+    check_down(tap, run)
 
 
 def listen_diag(run, job):
@@ -185,6 +183,21 @@ def check_up(tap, run, want, key):
             if want:
                 diag += listen_diag(run, job)
     tap.result(key, not diag, diag)
+
+
+def check_down(tap, run):
+    """Kill each tool with SIGKILL, where it is up (else the check fails:
+    a target that was never up proves nothing); then up must be 0."""
+    diag = []
+    for job in LISTENERS:
+        if run.procs.procs[job].poll() is not None or run.prom.up(job) != 1:
+            diag.append("%s was not up before the kill:" % job)
+            diag += listen_diag(run, job)
+        run.procs.kill(job, signal.SIGKILL)
+    if diag:
+        tap.result("up0", False, diag)
+    else:
+        check_up(tap, run, 0, "up0")
 
 
 def printable(name):
