@@ -81,9 +81,10 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/procfs.c \
 		  libcpc/pctx/msgsafe.c
 # common/ in parts, one direction between them (tests/layers): cli/ ->
-# smpl/ -> out/ -> the bottom (the delta core, error handling).
-COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(OUT_SRC) common/setgrp.c common/errh.c \
-		  common/stdfds.c
+# smpl/ -> out/ -> the bottom (the delta core, error handling); serve/,
+# the exporter, beside the bottom (libc only).
+COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(OUT_SRC) $(SERVE_SRC) common/setgrp.c \
+		  common/errh.c common/stdfds.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/run.c cpustat/cputhread.c \
 		  cpustat/printer.c cpustat/report.c \
 		  cpustat/soak.c
@@ -101,9 +102,12 @@ SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
 		  common/smpl/smplout.c
 # The output: one writer interface, a writer per format, their cells.
 OUT_SRC		= common/out/format.c common/out/columns.c \
+		  common/out/expo.c common/out/exporender.c \
 		  common/out/text.c common/out/csv.c common/out/json.c \
 		  common/out/openmetrics.c common/out/cells.c \
 		  common/out/timefmt.c common/out/outfile.c
+# The HTTP exporter of --listen: its thread, the socket, HTTP.
+SERVE_SRC	= common/serve/serve.c common/serve/listen.c common/serve/http.c
 UNIT_TESTS	= $(patsubst tests/unit/%.c,$(B)/tests/unit/%, \
 		  $(filter-out tests/unit/tap.c,$(wildcard tests/unit/t_*.c)))
 WORKLOADS	= $(patsubst tests/workloads/%.c,$(B)/tests/workloads/%, \
@@ -284,8 +288,10 @@ check-asan:
 # The unit tests that use libcpc from several threads at once, under
 # ThreadSanitizer: a report (a race, a lock taken in two orders) fails
 # the run.  (Not t_lwpset: its libpctx part, a traced child forked from
-# a threaded process, hangs in ThreadSanitizer's runtime.)  tests/tsan runs each TSAN_RUNS times and ends like tests/run.
-TSAN_TESTS	= t_mtctx t_rebind
+# a threaded process, hangs in ThreadSanitizer's runtime.)  t_serve: the
+# exporter's thread, its clients and a publisher.  tests/tsan runs each
+# TSAN_RUNS times and ends like tests/run.
+TSAN_TESTS	= t_mtctx t_rebind t_serve
 TSAN_RUNS	?= 3
 check-tsan:
 	$(MAKE) B=build-tsan TSAN=1 \

@@ -36,7 +36,8 @@ static const char progname[] = "cpustat";
 
 static const char synopsis[] =
     "[-c events [-c events]...] [-C cpulist] [-p period]\n"
-    "\t\t[-T u|d] [-o file] [--format=text|csv|json|openmetrics]\n"
+    "\t\t[-T u|d] [-o file]\n"
+    "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
     "\t\t[--samples=file] [--folded=file] [-sntDh] [interval [count]]";
 

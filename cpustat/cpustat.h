@@ -60,11 +60,13 @@ int	run(cpc_t *cpc, const struct opts *o);
 
 /*
  * report.c: the lines, in o's format, to o->o_out.  rep_init (0, or -1
- * said) at the start, with the clocks' offsets; rep_flush after each
+ * said) at the start, with the clocks' offsets and cpc's backend for the
+ * exposition's info; rep_flush after each
  * interval's lines and after the totals (the writer's end of a batch:
  * openmetrics rewrites its file, text's next -T stamp; 0, or -1 said).
  */
-int	rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff);
+int	rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base,
+	    hrtime_t walloff);
 void	rep_fini(void);
 void	rep_title(void);
 void	rep_sample(const struct sample *s);

@@ -17,8 +17,9 @@ static hrtime_t		 r_base;	/* CLOCK_MONOTONIC at start */
 static hrtime_t		 r_walloff;	/* CLOCK_REALTIME - MONOTONIC */
 
 int
-rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff)
+rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base, hrtime_t walloff)
 {
+	struct fmt_runinfo ri = { o->o_interval, cpc_cciname(cpc), 0, 0 };
 	unsigned flags = 0;
 
 	r_o = o;
@@ -40,6 +41,7 @@ rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff)
 		warnx("out of memory");
 		return -1;
 	}
+	fmt_runinfo(r_fmt, &ri);
 	/*
 	 * Nothing is written yet: an OpenMetrics file written now, before
 	 * the CPUs' counters are bound, would tell a reader that counting

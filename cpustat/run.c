@@ -205,7 +205,7 @@ run(cpc_t *cpc, const struct opts *o)
 	}
 	catch_signals(&rs);
 	init_clock(&rs);
-	if (rep_init(o, rs.rs_base, rs.rs_walloff) != 0) {
+	if (rep_init(cpc, o, rs.rs_base, rs.rs_walloff) != 0) {
 		end_signals(&rs);
 		free(rs.rs_cpus);
 		return 1;

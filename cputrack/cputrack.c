@@ -28,12 +28,16 @@
 
 #define MAX_INTERVAL	1000000.0	/* seconds */
 #define OPT_FORMAT	0x200		/* --format: no letter (HINT_EVENT is 0x100) */
+#define OPT_GRACE	0x210		/* --grace */
+#define OPT_BYCOMMAND	0x211		/* --by-command */
+#define DEF_GRACE	60.0		/* seconds: as cputrack(1) says */
 
 static const char progname[] = PROGNAME;
 
 static const char synopsis[] =
     "[-T secs] [-N count] [-Defghntv] [-o file]\n"
-    "\t\t[--format=text|csv|json|openmetrics] [-S events]\n"
+    "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
+    "\t\t[--grace=secs] [--by-command] [-S events]\n"
     "\t\t[--profile[=N]] [--samples=file] [--folded=file]\n"
     "\t\t-c events [-c events]... [command [args] | -p pid]";
 
@@ -43,6 +47,8 @@ static const struct option longopts[] = {
 	{ "follow-exec", no_argument,		NULL, 'e' },
 	{ "follow-fork", no_argument,		NULL, 'f' },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
+	{ "grace",	required_argument,	NULL, OPT_GRACE },
+	{ "by-command",	no_argument,		NULL, OPT_BYCOMMAND },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "count",	required_argument,	NULL, 'N' },
 	{ "output",	required_argument,	NULL, 'o' },
@@ -80,6 +86,11 @@ print_usage(FILE *fp)
 	    "\t-v\t\tverbose: also print init_lwp and fini_lwp lines\n",
 	    out_tickname());
 	cli_help_output(fp, "process");
+	fprintf(fp,
+	    "\t--grace=secs\tan ended process's series stay secs in the\n"
+	    "\t\t\texposition, then leave (default %g)\n"
+	    "\t--by-command\tthe exposition's series per command (summed),\n"
+	    "\t\t\tnot per process\n", DEF_GRACE);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
@@ -132,6 +143,12 @@ take_option(cpc_t *cpc, struct topts *o, int ch, char **argv)
 	case OPT_FORMAT:
 		cli_format_option(optarg, &o->o_format);
 		break;
+	case OPT_GRACE:
+		o->o_grace = cli_seconds("--grace", optarg, 0, MAX_INTERVAL);
+		break;
+	case OPT_BYCOMMAND:
+		o->o_bycommand = 1;
+		break;
 	case 'p':
 		if (o->o_pid != 0)
 			cli_usage_error("-p given twice: cputrack "
@@ -165,6 +182,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	int ch;
 
 	o->o_msec = 1000;
+	o->o_grace = DEF_GRACE;
 	opterr = 0;
 	/* '+': options end at the command. */
 	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"

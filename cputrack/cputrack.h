@@ -42,6 +42,8 @@ struct topts {
 	FILE		*o_out;		/* -o opened, or stdout */
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
+	double		 o_grace;	/* --grace, seconds */
+	int		 o_bycommand;	/* --by-command */
 	pid_t		 o_pid;		/* -p, or 0 */
 	char		**o_argv;	/* the command, or NULL */
 	struct smpl_opts o_smpl;	/* -S and its reports */

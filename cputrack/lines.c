@@ -7,11 +7,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "errh.h"
 #include "lines.h"
@@ -119,6 +121,19 @@ since_start(const struct tracker *tr, hrtime_t t)
 	return t == 0 ? 0 : t - tr->tr_t0;
 }
 
+/*
+ * The process's name for the exposition's command label, when the
+ * writer keeps one: read at every row, the kernel's name now.
+ */
+static const char *
+row_comm(const struct tracker *tr, pid_t pid, char *buf, size_t len)
+{
+	if (!fmt_wants_comm(tr->tr_fmt))
+		return NULL;
+	proc_comm(pid, buf, len);
+	return buf;
+}
+
 /* A row of buf's values; tree: the total of a -f tree. */
 static void
 values_row(struct tracker *tr, hrtime_t t, pid_t pid, long lwp,
@@ -127,9 +142,14 @@ values_row(struct tracker *tr, hrtime_t t, pid_t pid, long lwp,
 	struct fmt_row r = { .fr_kind = kind, .fr_pid = pid, .fr_lwp = lwp,
 	    .fr_set = set, .fr_tree = tree };
 
+	char comm[64];
+
 	if (tr->tr_outfail)
 		return;
 	r.fr_ns = since_start(tr, t);
+	/* An exec's counts are the old image's: the name now is the new. */
+	if (strcmp(kind, "exec") != 0)
+		r.fr_comm = row_comm(tr, pid, comm, sizeof(comm));
 	fmt_buf(tr->tr_fmt, &r, tr->tr_cpc, buf);
 	flush_due(tr, 0);
 	out_check(tr);
@@ -158,9 +178,12 @@ note_row(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
 	struct fmt_row r = { .fr_kind = kind, .fr_pid = pid, .fr_lwp = lwp,
 	    .fr_set = -1, .fr_child = child, .fr_command = command };
 
+	char comm[64];
+
 	if (tr->tr_outfail)
 		return;
 	r.fr_ns = since_start(tr, t);
+	r.fr_comm = row_comm(tr, pid, comm, sizeof(comm));
 	fmt_row(tr->tr_fmt, &r);
 	out_check(tr);
 }
@@ -216,16 +239,23 @@ void
 proc_comm(pid_t pid, char *buf, size_t len)
 {
 	char path[64];
-	FILE *f;
+	ssize_t n;
+	int fd;
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
-	if (fgets(buf, (int)len, f) == NULL)
+	/* The name may hold a newline: only the last one is the kernel's. */
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0) {
 		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
+		return;
+	}
+	if (buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
 }
 
 /* The command's name, for openmetrics' command label. */
@@ -268,6 +298,9 @@ lines_open(struct tracker *tr)
 	const struct topts *o = tr->tr_o;
 	unsigned flags = (o->o_tick ? FMT_TICK : 0) |
 	    (o->o_followfork ? FMT_PIDCOL : 0);
+	/* The exposition's interval: flush_due's. */
+	struct fmt_runinfo ri = { (o->o_msec ? o->o_msec : 1000) / 1000.0,
+	    cpc_cciname(tr->tr_cpc), o->o_grace, o->o_bycommand };
 	char comm[256];
 
 	if (o->o_followfork && tree_open(tr) != 0)
@@ -280,6 +313,7 @@ lines_open(struct tracker *tr)
 		warnmsg(tr, "out of memory");
 		return -1;
 	}
+	fmt_runinfo(tr->tr_fmt, &ri);
 	/* The first openmetrics file, before any line. */
 	if (fmt_flush(tr->tr_fmt) != 0) {
 		warnmsg(tr, "-o '%s': %s", o->o_outname, errh_last());

@@ -41,7 +41,10 @@ void		line_fork(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
 /* The exec line's note: the new command line cmd ("" unknown). */
 void		line_exec(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
 		    const char *cmd);
-/* The program name of process pid (/proc/<pid>/comm), or "". */
+/*
+ * The program name of process pid (/proc/<pid>/comm, newlines in it
+ * kept), or "".
+ */
 void		proc_comm(pid_t pid, char *buf, size_t len);
 /*
  * Before the run: the formatter, -f's accumulators and the first

@@ -26,8 +26,15 @@ void
 cli_format_option(const char *arg, enum fmt_kind *kind)
 {
 	if (!fmt_parse(arg, kind))
-		cli_usage_error("invalid --format '%s': use text, csv, json "
-		    "or openmetrics", arg);
+		cli_usage_error("invalid --format '%s': use text, csv, json, "
+		    "openmetrics or prometheus", arg);
+}
+
+/* The expositions: a file of their own, rewritten at every interval. */
+static int
+writes_file(enum fmt_kind kind)
+{
+	return kind == FMT_OPENMETRICS || kind == FMT_PROMETHEUS;
 }
 
 void
@@ -36,9 +43,9 @@ cli_check_output(enum fmt_kind kind, const char *outname, int profile)
 	if (profile && kind != FMT_TEXT)
 		cli_usage_error("--profile prints text after the totals: use "
 		    "it with the text format (--samples=file writes CSV)");
-	/* Its writer rewrites a file of its own at every interval. */
-	if (kind == FMT_OPENMETRICS && outname == NULL)
-		cli_usage_error("--format=openmetrics needs -o file");
+	if (writes_file(kind) && outname == NULL)
+		cli_usage_error("--format=%s needs -o file",
+		    kind == FMT_OPENMETRICS ? "openmetrics" : "prometheus");
 }
 
 FILE *
@@ -48,10 +55,10 @@ cli_open_output(enum fmt_kind kind, const char *outname, int failstatus)
 	FILE *fp;
 
 	/* Replaced at each interval: never a device or a FIFO. */
-	if (kind == FMT_OPENMETRICS && outfile_replaceable(outname, msg,
+	if (writes_file(kind) && outfile_replaceable(outname, msg,
 	    sizeof(msg)) != 0)
 		cli_errx(failstatus, "cannot write '%s': %s", outname, msg);
-	if (kind == FMT_OPENMETRICS || outname == NULL)
+	if (writes_file(kind) || outname == NULL)
 		return stdout;
 	if ((fp = outfile_open(outname, msg, sizeof(msg))) == NULL)
 		cli_errx(failstatus, "cannot open '%s' for writing: %s",
@@ -225,9 +232,10 @@ cli_help_output(FILE *fp, const char *what)
 	    "\t-o file\t\twrite the counts to file (a symbolic link in a\n"
 	    "\t\t\tsticky world-writable directory is followed only\n"
 	    "\t\t\tif it is yours or the directory owner's)\n"
-	    "\t--format=text|csv|json|openmetrics\n"
+	    "\t--format=text|csv|json|openmetrics|prometheus\n"
 	    "\t\t\ttext: the Solaris columns (default); csv: a header\n"
 	    "\t\t\trow and a column per event; json: an object a line;\n"
-	    "\t\t\topenmetrics: a node_exporter textfile (needs -o),\n"
+	    "\t\t\tprometheus: a node_exporter textfile (text format\n"
+	    "\t\t\t0.0.4), openmetrics: OpenMetrics 1.0; each needs -o,\n"
 	    "\t\t\trewritten each interval, counters per %s\n", what);
 }

@@ -37,18 +37,18 @@ void	cli_raise_nofile(void);
 void	cli_format_option(const char *arg, enum fmt_kind *kind);
 /*
  * The output options together: --profile needs the text format,
- * openmetrics needs -o; each conflict a usage error.
+ * openmetrics and prometheus need -o; each conflict a usage error.
  */
 void	cli_check_output(enum fmt_kind kind, const char *outname,
 	    int profile);
 /*
  * The stream the rows go to: -o opened (as outfile_open does), or
  * stdout without -o or when the writer writes a file of its own
- * (openmetrics).  A file that cannot be opened exits with failstatus.
+ * (openmetrics, prometheus).  A file that cannot be opened exits with failstatus.
  */
 FILE	*cli_open_output(enum fmt_kind kind, const char *outname,
 	    int failstatus);
-/* --help's lines for -o and --format; openmetrics counts per what. */
+/* --help's lines for -o and --format; the expositions count per what. */
 void	cli_help_output(FILE *fp, const char *what);
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * format.c - the writer interface (format.h): the writers by name, and
- * every call handed to the chosen one.
+ * every call handed to the chosen one, and to fmt_expose's exposition.
  */
 #include "config.h"
 
@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errh.h"
+#include "expo.h"
 #include "writer.h"
 
 /* Indexed by enum fmt_kind. */
@@ -17,6 +19,7 @@ static const struct fmt_writer *const writers[] = {
 	[FMT_CSV] = &fmt_csv,
 	[FMT_JSON] = &fmt_json,
 	[FMT_OPENMETRICS] = &fmt_openmetrics,
+	[FMT_PROMETHEUS] = &fmt_prometheus,
 };
 
 int
@@ -61,6 +64,8 @@ fmt_destroy(struct fmt *f)
 		return;
 	if (f->f_w->fw_close != NULL)
 		f->f_w->fw_close(f);
+	expo_destroy(f->f_expo);
+	free((char *)f->f_run.ri_backend);
 	cols_destroy(f->f_cols);
 	free(f);
 }
@@ -72,15 +77,65 @@ fmt_add_samples(struct fmt *f, const struct spec *smpl)
 }
 
 void
+fmt_runinfo(struct fmt *f, const struct fmt_runinfo *ri)
+{
+	free((char *)f->f_run.ri_backend);
+	f->f_run = *ri;
+	/* Without memory the info metric says no backend. */
+	f->f_run.ri_backend = ri->ri_backend != NULL ?
+	    strdup(ri->ri_backend) : NULL;
+}
+
+int
+fmt_expose(struct fmt *f, fmt_publish_fn *pub, void *arg)
+{
+	if (f->f_expo == NULL && (f->f_expo = expo_create(f, NULL)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	f->f_pub = pub;
+	f->f_pubarg = arg;
+	return 0;
+}
+
+int
+fmt_wants_comm(const struct fmt *f)
+{
+	return f->f_expo != NULL || f->f_w == &fmt_openmetrics ||
+	    f->f_w == &fmt_prometheus;
+}
+
+/* fmt_expose's exposition, both flavours, to its publisher. */
+static int
+publish(struct fmt *f)
+{
+	char *om, *prom;
+	size_t omlen, promlen;
+
+	if (expo_render_both(f->f_expo, &om, &omlen, &prom, &promlen) != 0) {
+		errh_set("out of memory");
+		return -1;
+	}
+	f->f_pub(f->f_pubarg, om, omlen, prom, promlen);
+	free(om);
+	free(prom);
+	return 0;
+}
+
+void
 fmt_header(struct fmt *f)
 {
 	if (f->f_w->fw_header != NULL)
 		f->f_w->fw_header(f);
+	if (f->f_expo != NULL)
+		(void)publish(f);
 }
 
 void
 fmt_row(struct fmt *f, const struct fmt_row *r)
 {
+	if (f->f_expo != NULL)
+		expo_row(f->f_expo, r);
 	if (r->fr_set < 0) {
 		if (f->f_w->fw_note != NULL)
 			f->f_w->fw_note(f, r);
@@ -118,5 +173,10 @@ fmt_buf(struct fmt *f, struct fmt_row *r, cpc_t *cpc, cpc_buf_t *buf)
 int
 fmt_flush(struct fmt *f)
 {
-	return f->f_w->fw_flush != NULL ? f->f_w->fw_flush(f) : 0;
+	int rc = f->f_w->fw_flush != NULL ? f->f_w->fw_flush(f) : 0;
+
+	if (f->f_expo == NULL)
+		return rc;
+	expo_batch(f->f_expo);
+	return publish(f) != 0 ? -1 : rc;
 }

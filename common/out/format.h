@@ -3,9 +3,9 @@
  * format.h - the one writer interface of both tools' output: a tool
  * hands every line it prints as a struct fmt_row, and the writer of the
  * --format chosen writes it.  Text, CSV, JSON lines and OpenMetrics are
- * writers of equal standing (text.c, csv.c, json.c, openmetrics.c) over
- * one column model (columns.h), so the tools never test which format
- * was chosen.
+ * writers of equal standing (text.c, csv.c, json.c, openmetrics.c: the
+ * OpenMetrics and the Prometheus text files) over one column model
+ * (columns.h), so the tools never test which format was chosen.
  *
  * A writer's life: fmt_create, fmt_add_samples (with -S), fmt_header
  * (unless -n), then rows, each batch of them (an interval, the totals)
@@ -27,6 +27,7 @@ enum fmt_kind {
 	FMT_CSV,
 	FMT_JSON,
 	FMT_OPENMETRICS,
+	FMT_PROMETHEUS,
 };
 
 enum fmt_tool {
@@ -65,16 +66,38 @@ struct fmt_row {
 	int		 fr_scaled;	/* cpc_buf_scaled */
 	long		 fr_child;	/* fork: the child */
 	const char	*fr_command;	/* exec: the new command */
+	const char	*fr_comm;	/* cputrack: the process's name now
+					   (/proc/PID/comm), or NULL */
 };
+
+/*
+ * What the exposition (openmetrics, prometheus, fmt_expose) says of the
+ * run, and how cputrack's series live.  Zero: nothing said, no grace.
+ */
+struct fmt_runinfo {
+	double		 ri_interval;	/* seconds between batches */
+	const char	*ri_backend;	/* libcpc's (cpc_cciname), kept */
+	double		 ri_grace;	/* cputrack: seconds an ended
+					   process's series stays */
+	int		 ri_bycommand;	/* cputrack: series per command */
+};
+
+/*
+ * The exposition's publisher (fmt_expose): the OpenMetrics 1.0 text and
+ * the Prometheus 0.0.4 text of the same state, valid during the call.
+ */
+typedef void fmt_publish_fn(void *arg, const char *om, size_t omlen,
+    const char *prom, size_t promlen);
 
 struct fmt;
 
 /* --format's argument; 0 when it names no format. */
 int		 fmt_parse(const char *arg, enum fmt_kind *kind);
 /*
- * A writer of kind to fp, or for FMT_OPENMETRICS to the file path,
- * rewritten by fmt_flush.  comm: cputrack's command (the first
- * process's), for OpenMetrics' command label.  NULL with errno.
+ * A writer of kind to fp, or for FMT_OPENMETRICS and FMT_PROMETHEUS to
+ * the file path, rewritten by fmt_flush.  comm: cputrack's command (the
+ * first process's), the command label until a row names its process.
+ * NULL with errno.
  */
 struct fmt	*fmt_create(enum fmt_kind kind, enum fmt_tool tool, FILE *fp,
 		    const char *path, const struct spec *specs, int nspecs,
@@ -85,6 +108,18 @@ void		 fmt_destroy(struct fmt *f);
  * their columns.  Before any row; 0, or -1 with errno.
  */
 int		 fmt_add_samples(struct fmt *f, const struct spec *smpl);
+/* The run as the exposition tells it (copied).  Before fmt_header. */
+void		 fmt_runinfo(struct fmt *f, const struct fmt_runinfo *ri);
+/*
+ * Keep, besides f's own output, the exposition of every row (the same
+ * families as --format=openmetrics), and at each fmt_flush (and once at
+ * fmt_header, so a scrape before the first interval sees the info and
+ * start metrics) render it in both flavours and call pub(arg, ...) from
+ * the calling thread.  Before fmt_header.  0, or -1 with errno.
+ */
+int		 fmt_expose(struct fmt *f, fmt_publish_fn *pub, void *arg);
+/* Whether rows need fr_comm (an exposition names processes). */
+int		 fmt_wants_comm(const struct fmt *f);
 /* The title line (text) or header row (CSV); nothing in the others. */
 void		 fmt_header(struct fmt *f);
 /* A row of values, or a note (fr_set -1). */
@@ -96,9 +131,10 @@ void		 fmt_row(struct fmt *f, const struct fmt_row *r);
 void		 fmt_buf(struct fmt *f, struct fmt_row *r, cpc_t *cpc,
 		    cpc_buf_t *buf);
 /*
- * The end of a batch of rows (an interval, the totals): OpenMetrics
- * rewrites its file (0, or -1 with a message in errh_last()), text's
- * next row starts a new -T stamp; the others do nothing.
+ * The end of a batch of rows (an interval, the totals): openmetrics and
+ * prometheus rewrite their file (0, or -1 with a message in
+ * errh_last()), text's next row starts a new -T stamp; fmt_expose's
+ * publisher is called.
  */
 int		 fmt_flush(struct fmt *f);
 

@@ -10,6 +10,8 @@
 #include "columns.h"
 #include "format.h"
 
+struct expo;
+
 struct fmt {
 	const struct fmt_writer	*f_w;
 	enum fmt_tool		 f_tool;
@@ -17,6 +19,10 @@ struct fmt {
 	unsigned		 f_flags;	/* FMT_* of fmt_create */
 	struct cols		*f_cols;
 	void			*f_state;	/* the writer's own */
+	struct fmt_runinfo	 f_run;		/* fmt_runinfo's, backend ours */
+	struct expo		*f_expo;	/* fmt_expose's, or NULL */
+	fmt_publish_fn		*f_pub;
+	void			*f_pubarg;
 };
 
 struct fmt_writer {
@@ -32,6 +38,6 @@ struct fmt_writer {
 };
 
 extern const struct fmt_writer fmt_text, fmt_csv, fmt_json,
-		    fmt_openmetrics;
+		    fmt_openmetrics, fmt_prometheus;
 
 #endif

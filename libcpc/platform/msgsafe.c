@@ -28,31 +28,48 @@ struct unit {
 	size_t	u_in;		/* bytes of the message it stands for */
 };
 
-/* The length of a valid UTF-8 sequence at s of a code point >= U+00A0. */
-static size_t
-utf8_len(const unsigned char *s)
+size_t
+cpc_utf8_len(const unsigned char *s, size_t n)
 {
-	size_t n, i;
+	size_t len, i;
 	unsigned cp;
 
+	if (n == 0)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
 	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
+		len = 2, cp = s[0] & 0x1f;
 	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
+		len = 3, cp = s[0] & 0x0f;
 	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
+		len = 4, cp = s[0] & 0x07;
 	else
 		return 0;
-	for (i = 1; i < n; i++) {
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	/* overlong, surrogates, beyond U+10FFFF, the C1 controls */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp < 0xa0)
+	/* overlong, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
-	return n;
+	return len;
+}
+
+/*
+ * The length of a valid UTF-8 sequence at s (NUL-terminated: the checks
+ * stop at the NUL) of a code point >= U+00A0, not a C1 control.
+ */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	size_t n = cpc_utf8_len(s, 4);
+
+	return n == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 0 : n;
 }
 
 /* The unit at s (not at the end). */

@@ -9,7 +9,7 @@
  * Part of libcpc, for its own messages and for the tools (which link the
  * static archive), like strtoset.h: not installed, and not exported from
  * libcpc.so.1.  libpctx has the same code under its own names,
- * pctx_msgsafe and pctx_vmsgsafe (libcpc/pctx/msgsafe.c).
+ * pctx_msgsafe, pctx_vmsgsafe and pctx_utf8_len (libcpc/pctx/msgsafe.c).
  */
 #ifndef CPC_MSGSAFE_H
 #define CPC_MSGSAFE_H
@@ -35,6 +35,12 @@
  * Its output passes through it unchanged.  Returns dst.
  */
 char	*cpc_msgsafe(char *dst, size_t len, const char *msg);
+/*
+ * The length of the well-formed UTF-8 sequence at s, of at most n bytes
+ * (1 for an ASCII byte), or 0 when none begins there: a stray or bad
+ * byte, an overlong form, a surrogate, beyond U+10FFFF, or cut by n.
+ */
+size_t	cpc_utf8_len(const unsigned char *s, size_t n);
 /* The message fmt formats, through cpc_msgsafe into dst. */
 char	*cpc_vmsgsafe(char *dst, size_t len, const char *fmt, va_list ap)
 	    __attribute__((format(printf, 3, 0)));

@@ -5,7 +5,8 @@
     fmtcheck.py csv FILE           check a --format=csv file; print facts
     fmtcheck.py json SCHEMA FILE   validate every line; print facts
     fmtcheck.py badjson SCHEMA     the schema refuses broken objects
-    fmtcheck.py om FILE            parse an OpenMetrics file (strictly)
+    fmtcheck.py om FILE            parse an OpenMetrics 1.0 file (strictly)
+    fmtcheck.py prom FILE          parse a Prometheus text 0.0.4 file
     fmtcheck.py svg FILE           the panels and series of a cpcplot SVG
 
 Facts are printed one per line as "key value..." for the test to grep;
@@ -19,6 +20,11 @@ reduced to the same facts, so the tests compare the formats directly:
                                     (SET is empty for -S alone)
     note KIND PID LWP CHILD|COMMAND fork and exec-name rows (cputrack)
     sum COL SET VALUE               the sum of the tick rows of a set
+
+The expositions (om, prom) print, per family, "family NAME TYPE [UNIT]"
+then "sample NAME LABEL="VALUE"... VALUE" (labels sorted, JSON-quoted;
+the value whole when it is whole); a family without HELP, a file that
+is not UTF-8 or that the parser refuses exits 1.
 """
 
 import csv
@@ -159,20 +165,31 @@ def bad_json(schema_path):
     print("refused %d" % len(broken))
 
 
-def om(path):
-    from prometheus_client.openmetrics import parser
-    with open(path) as fp:
-        text = fp.read()
+def expo(path, strict):
+    if strict:
+        from prometheus_client.openmetrics import parser
+    else:
+        from prometheus_client import parser
+    try:
+        with open(path, encoding="utf-8", errors="strict") as fp:
+            text = fp.read()
+    except UnicodeDecodeError as e:
+        die("not UTF-8: %s" % e)
     try:
         fams = list(parser.text_string_to_metric_families(text))
     except ValueError as e:
-        die("not OpenMetrics: %s" % e)
+        die("not %s: %s" % ("OpenMetrics" if strict else "text 0.0.4", e))
     for f in fams:
-        print("family %s %s" % (f.name, f.type))
+        if not f.documentation:
+            die("no HELP for %s" % f.name)
+        print("family %s %s%s" % (f.name, f.type,
+                                  " " + f.unit if f.unit else ""))
         for s in f.samples:
             labels = " ".join("%s=%s" % (k, json.dumps(v))
                               for k, v in sorted(s.labels.items()))
-            print("sample %s %s %d" % (s.name, labels, s.value))
+            v = s.value
+            v = "%d" % v if float(v).is_integer() else repr(v)
+            print("sample %s %s %s" % (s.name, labels, v))
 
 
 def svg(path):
@@ -204,7 +221,9 @@ def main(a):
     elif a[:1] == ["badjson"] and len(a) == 2:
         bad_json(a[1])
     elif a[:1] == ["om"] and len(a) == 2:
-        om(a[1])
+        expo(a[1], True)
+    elif a[:1] == ["prom"] and len(a) == 2:
+        expo(a[1], False)
     elif a[:1] == ["svg"] and len(a) == 2:
         svg(a[1])
     else:
