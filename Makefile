@@ -91,10 +91,12 @@ CPUSTAT_SRC	= cpustat/cpustat.c cpustat/run.c cpustat/cputhread.c \
 CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
 		  cputrack/lwpevents.c cputrack/procs.c cputrack/callbacks.c \
 		  cputrack/command.c cputrack/lwpevlines.c
-# The command line: options, hints for perf users, listings, CPU lists.
+# The command line: options, hints for perf users, listings, CPU lists,
+# --listen.
 CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
 		  common/cli/hints.c common/cli/listev.c common/cli/caps.c \
-		  common/cli/cpulist.c common/cli/smplopt.c
+		  common/cli/cpulist.c common/cli/smplopt.c \
+		  common/cli/listenopt.c
 CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c
 # Sampling (-S and its reports): the records, their names, the files.
 SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \

@@ -23,6 +23,7 @@
 #include "errh.h"
 #include "stdfds.h"
 #include "hints.h"
+#include "listenopt.h"
 #include "listev.h"
 #include "msgsafe.h"
 #include "cells.h"
@@ -39,7 +40,8 @@ static const char synopsis[] =
     "\t\t[-T u|d] [-o file]\n"
     "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
-    "\t\t[--samples=file] [--folded=file] [-sntDh] [interval [count]]";
+    "\t\t[--samples=file] [--folded=file] [--listen=addr:port]\n"
+    "\t\t[-sntDh] [interval [count]]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
@@ -58,6 +60,7 @@ static const struct option longopts[] = {
 	HINT_LONGOPTS('e'),
 	SMPL_LONGOPTS,
 	SMPL_LONGOPT_PERCPU,
+	CLI_LONGOPT_LISTEN,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -79,6 +82,7 @@ print_usage(FILE *fp)
 	    "\t\t\teach interval's samples (a column in csv and json)\n",
 	    out_tickname());
 	cli_help_output(fp, "CPU");
+	cli_help_listen(fp);
 	fprintf(fp,
 	    "\t-S events\tsample these events on every CPU (the -c grammar,\n"
 	    "\t\t\tperiod=N events between samples); a column smplN\n"
@@ -99,7 +103,7 @@ print_usage(FILE *fp)
 	    "\tLong options: --events=EVENTS --cpus=CPULIST --no-header\n"
 	    "\t--period=SECONDS --soak --tsc --timestamp=u|d --output=FILE\n"
 	    "\t--format=FORMAT --debug --sample=EVENTS --callchain --help\n"
-	    "\t--version\n"
+	    "\t--version --listen=ADDR:PORT\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -139,6 +143,9 @@ take_option(cpc_t *cpc, struct opts *o, int ch, char **argv)
 		break;
 	case OPT_FORMAT:
 		cli_format_option(optarg, &o->o_format);
+		break;
+	case CLI_OPT_LISTEN:
+		o->o_listen = cli_listen_option(optarg);
 		break;
 	case 'p':
 		o->o_period = cli_seconds("period", optarg, 0, MAX_INTERVAL);
@@ -265,7 +272,10 @@ main(int argc, char **argv)
 	else
 		cpus_default(&o.o_cpus);
 	o.o_out = cli_open_output(o.o_format, o.o_outname, 1);
+	o.o_srv = cli_listen(o.o_listen, 1);
 	rc = run(cpc, &o);
+	/* after the last publish: a scrape until then sees the totals */
+	srv_destroy(o.o_srv);
 	if (o.o_out != stdout && fclose(o.o_out) != 0 && rc == 0) {
 		warn("-o '%s'", o.o_outname);
 		rc = 1;

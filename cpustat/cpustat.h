@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "serve.h"
 #include "smpl.h"
 #include "strtoset.h"
 
@@ -38,6 +39,8 @@ struct opts {
 	FILE		*o_out;		/* -o opened, or stdout */
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
+	const char	*o_listen;	/* --listen, or NULL */
+	struct srv	*o_srv;		/* its server, started by main */
 	cpu_set_t	 o_cpus;	/* the CPUs to measure (-C, or all) */
 	struct smpl_opts o_smpl;	/* -S and its reports */
 };

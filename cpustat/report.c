@@ -37,7 +37,9 @@ rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base, hrtime_t walloff)
 	r_fmt = fmt_create(o->o_format, FMT_CPUSTAT, o->o_out, o->o_outname,
 	    o->o_specs, o->o_nspecs, flags, NULL);
 	if (r_fmt == NULL ||
-	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0) {
+	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0 ||
+	    (o->o_srv != NULL && fmt_expose(r_fmt, srv_publish,
+	    o->o_srv) != 0)) {
 		warnx("out of memory");
 		return -1;
 	}

@@ -22,6 +22,7 @@
 #include "errh.h"
 #include "stdfds.h"
 #include "hints.h"
+#include "listenopt.h"
 #include "listev.h"
 #include "msgsafe.h"
 #include "cells.h"
@@ -39,6 +40,7 @@ static const char synopsis[] =
     "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[--grace=secs] [--by-command] [-S events]\n"
     "\t\t[--profile[=N]] [--samples=file] [--folded=file]\n"
+    "\t\t[--listen=addr:port]\n"
     "\t\t-c events [-c events]... [command [args] | -p pid]";
 
 static const struct option longopts[] = {
@@ -61,6 +63,7 @@ static const struct option longopts[] = {
 	{ "version",	no_argument,		NULL, 'V' },
 	HINT_LONGOPTS(HINT_EVENT),
 	SMPL_LONGOPTS,
+	CLI_LONGOPT_LISTEN,
 	{ NULL,		0,			NULL, 0 },
 };
 
@@ -86,6 +89,7 @@ print_usage(FILE *fp)
 	    "\t-v\t\tverbose: also print init_lwp and fini_lwp lines\n",
 	    out_tickname());
 	cli_help_output(fp, "process");
+	cli_help_listen(fp);
 	fprintf(fp,
 	    "\t--grace=secs\tan ended process's series stay secs in the\n"
 	    "\t\t\texposition, then leave (default %g)\n"
@@ -111,7 +115,7 @@ print_usage(FILE *fp)
 	    "--follow-exec\n"
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
 	    "\t--events=EVENTS --pid=PID --format=FORMAT --sample=EVENTS\n"
-	    "\t--callchain --help --version\n"
+	    "\t--callchain --listen=ADDR:PORT --help --version\n"
 	    "\n");
 	listev_usage(fp);
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
@@ -142,6 +146,9 @@ take_option(cpc_t *cpc, struct topts *o, int ch, char **argv)
 		break;
 	case OPT_FORMAT:
 		cli_format_option(optarg, &o->o_format);
+		break;
+	case CLI_OPT_LISTEN:
+		o->o_listen = cli_listen_option(optarg);
 		break;
 	case OPT_GRACE:
 		o->o_grace = cli_seconds("--grace", optarg, 0, MAX_INTERVAL);
@@ -278,12 +285,15 @@ main(int argc, char **argv)
 	make_specs(cpc, &o);
 	o.o_out = cli_open_output(o.o_format, o.o_outname,
 	    o.o_pid ? 1 : EXIT_OWNFAIL);
+	/* before the command starts: it never sees the socket (cloexec) */
+	o.o_srv = cli_listen(o.o_listen, o.o_pid ? 1 : EXIT_OWNFAIL);
 	if ((tr = tracker_create(cpc, &o)) == NULL) {
 		warnx("out of memory");
 		rc = o.o_pid ? 1 : EXIT_OWNFAIL;
 	} else {
 		rc = track(tr);
 	}
+	srv_destroy(o.o_srv);
 	free_options(&o);
 	/*
 	 * -p: the threads' counters are the kernel's to close at our exit,

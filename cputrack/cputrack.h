@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "serve.h"
 #include "smpl.h"
 #include "strtoset.h"
 
@@ -42,6 +43,8 @@ struct topts {
 	FILE		*o_out;		/* -o opened, or stdout */
 	const char	*o_outname;	/* -o, or NULL */
 	enum fmt_kind	 o_format;	/* --format */
+	const char	*o_listen;	/* --listen, or NULL */
+	struct srv	*o_srv;		/* its server, started by main */
 	double		 o_grace;	/* --grace, seconds */
 	int		 o_bycommand;	/* --by-command */
 	pid_t		 o_pid;		/* -p, or 0 */

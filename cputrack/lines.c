@@ -309,7 +309,9 @@ lines_open(struct tracker *tr)
 	tr->tr_fmt = fmt_create(o->o_format, FMT_CPUTRACK, tr->tr_out,
 	    o->o_outname, o->o_specs, o->o_nspecs, flags, comm);
 	if (tr->tr_fmt == NULL ||
-	    fmt_add_samples(tr->tr_fmt, smpl_spec(&o->o_smpl)) != 0) {
+	    fmt_add_samples(tr->tr_fmt, smpl_spec(&o->o_smpl)) != 0 ||
+	    (o->o_srv != NULL && fmt_expose(tr->tr_fmt, srv_publish,
+	    o->o_srv) != 0)) {
 		warnmsg(tr, "out of memory");
 		return -1;
 	}

@@ -62,7 +62,7 @@ q_zero(const char *v, size_t n)
 static int
 range_is_om(const char *r, size_t n)
 {
-	const char *semi, *p, *end = r + n;
+	const char *semi, *p, *next, *end = r + n;
 	size_t tl;
 
 	while (r < end && (*r == ' ' || *r == '\t'))
@@ -73,15 +73,14 @@ range_is_om(const char *r, size_t n)
 		tl--;
 	if (tl != strlen(OM_TYPE) || strncasecmp(r, OM_TYPE, tl) != 0)
 		return 0;
-	for (p = semi; p != NULL && p < end; p = memchr(p + 1, ';',
-	    (size_t)(end - p - 1))) {
+	/* its parameters: ;name=value... */
+	for (p = semi; p != NULL; p = next) {
 		const char *v = p + 1, *stop;
 
 		while (v < end && (*v == ' ' || *v == '\t'))
 			v++;
-		stop = memchr(v, ';', (size_t)(end - v));
-		if (stop == NULL)
-			stop = end;
+		next = v < end ? memchr(v, ';', (size_t)(end - v)) : NULL;
+		stop = next != NULL ? next : end;
 		while (stop > v && (stop[-1] == ' ' || stop[-1] == '\t'))
 			stop--;
 		if (stop - v >= 2 && (v[0] == 'q' || v[0] == 'Q') &&
