@@ -241,10 +241,12 @@ def read_pids(run):
 
 def hostile_missing(run, job):
     """The hostile programs without a right series in job: a list of
-    diagnostics (empty when all are there)."""
+    diagnostics (empty when all are there).  The label each name not
+    printable as it is was given goes in run.labels, to be shown."""
     series = run.prom.query('%s{job="%s",event="%s"}' %
                             (EVENTS["cputrack"], job, EVENT))
     bad = []
+    run.labels = []
     for p in run.hostile:
         mine = [(m, v) for m, v in series if m.get("pid") == p["pid"]]
         good = [(m, v) for m, v in mine
@@ -252,8 +254,11 @@ def hostile_missing(run, job):
         if not good:
             bad.append("%r (pid %s, %d calls): %s" % (
                 p["name"], p["pid"], p["burst"],
-                ", ".join("command=%r %g" % (m.get("command"), v)
+                ", ".join("command=%a %g" % (m.get("command"), v)
                           for m, v in mine) or "no series"))
+        elif printable(p["name"]) is None:
+            run.labels.append("(%r is command=%a)" %
+                              (p["name"], good[0][0].get("command")))
     return bad
 
 
@@ -266,8 +271,11 @@ def check_hostile(tap, run, job, key):
     bad = stack.wait_for(lambda: hostile_missing(run, job) or None,
                          deadline, 0.5)
     bad = hostile_missing(run, job) if bad is None else bad
-    tap.result(key, not bad, bad + (listen_diag(run, "hostile") if bad and
-                                    job == "hostile" else []))
+    if not bad:
+        tap.result(key, True, run.labels)
+        return
+    tap.result(key, False, bad + (listen_diag(run, "hostile")
+                                  if job == "hostile" else []))
 
 
 def promtool(text):
@@ -306,24 +314,26 @@ def check_promtool(tap, run):
 
 
 def family_of(name, meta, om):
-    """The metadata entries of sample name, looked up as OpenMetrics
-    names its family (less _total, _created, _info) or, unless om, as
-    the text format 0.0.4 does (the sample's own name)."""
+    """The metadata entries of sample name: under its OpenMetrics family
+    (the name less _total, _created or _info), or under its own name,
+    which is the family of any other sample, and of a counter's in the
+    text format 0.0.4; not so for a counter where om (read as
+    OpenMetrics, Prometheus files a counter under its family)."""
     for suffix in ("_total", "_created", "_info"):
         if name.endswith(suffix) and name[:-len(suffix)] in meta:
-            return name[:-len(suffix)], meta[name[:-len(suffix)]]
-    if not om and name in meta:
-        return name, meta[name]
-    return None, []
+            return meta[name[:-len(suffix)]]
+    if name in meta and not (om and name.endswith("_total")):
+        return meta[name]
+    return []
 
 
 def type_complaints(name, meta, om):
     """What is wrong with sample name's TYPE and HELP, or None."""
-    fam, entries = family_of(name, meta, om)
+    entries = family_of(name, meta, om)
     if not entries:
         return "%s: no metadata%s" % (
-            name, " under an OpenMetrics family name" if om and name in meta
-            else "")
+            name, " under an OpenMetrics family name (read as text "
+            "0.0.4?)" if om and name in meta else "")
     for typ, hlp, _ in entries:
         if name.endswith("_total") and typ != "counter":
             return "%s: type %s, not counter" % (name, typ)
