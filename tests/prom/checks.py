@@ -202,6 +202,29 @@ def check_down(tap, run):
         check_up(tap, run, 0, "up0")
 
 
+def tool_state(run, name):
+    """A tool's processes (its session: the tool, what it runs) with
+    their states, and how old its file's last update is: whether it
+    still runs and writes."""
+    p = run.procs.procs[name]
+    try:
+        ps = subprocess.run(["ps", "-s", str(p.pid), "-o",
+                             "pid,ppid,stat,wchan:24,comm"],
+                            capture_output=True, timeout=10)
+        diag = ["processes of %s's session:" % name] + [
+            "  " + l for l in ps.stdout.decode(errors="replace").splitlines()]
+    except (OSError, subprocess.TimeoutExpired) as e:
+        diag = ["ps: %s" % e]
+    try:
+        with open(os.path.join(run.textdir, name + ".prom")) as f:
+            last = [l for l in f if "_last_update_timestamp_seconds " in l]
+        diag += ["%s.prom: last update %.1f s ago" %
+                 (name, time.time() - float(last[0].split()[-1]))]
+    except (OSError, IndexError, ValueError) as e:
+        diag += ["%s.prom: no last update (%s)" % (name, e)]
+    return diag
+
+
 def printable(name):
     """name as text when it is valid UTF-8 without a control byte."""
     try:
@@ -275,7 +298,8 @@ def check_hostile(tap, run, job, key):
         tap.result(key, True, run.labels)
         return
     tap.result(key, False, bad + (listen_diag(run, "hostile")
-                                  if job == "hostile" else []))
+                                  if job == "hostile" else []) +
+               tool_state(run, "hostile"))
 
 
 def promtool(text):
