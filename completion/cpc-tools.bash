@@ -10,7 +10,8 @@
 # every --long[=ARG] or --long[=ARG] in the text a long one.  ARG says what
 # to offer: events (or a --list-events pattern) the event names of
 # `TOOL --list-events`, a file the file names, a pid the running pids,
-# a|b|c those words; anything else nothing.  After the options, cputrack
+# addr:port (--listen) the loopback examples of the manual, a|b|c those
+# words; anything else nothing.  After the options, cputrack
 # completes its command like any command.
 
 # _cpc_help TOOL: fill _cpc_short (option -> ARG) and _cpc_long (--name or
@@ -70,6 +71,11 @@ _cpc_values() {
 	pid)
 		for w in /proc/[0-9]*; do
 			w=${w#/proc/}
+			[[ $w == "$cur"* ]] && printf '%s\n' "$pre$w"
+		done
+		;;
+	addr:port)
+		for w in 127.0.0.1:9464 '[::1]:9464'; do
 			[[ $w == "$cur"* ]] && printf '%s\n' "$pre$w"
 		done
 		;;

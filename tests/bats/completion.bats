@@ -66,6 +66,24 @@ complete -F _cpc_tools cputrack" "complete -p"
 	expect_eq "$REPLY" "u" "--timestamp=u"
 }
 
+@test "completion: --listen= offers the loopback addresses of the manual" {
+	local t
+	for t in "$CPUSTAT" "$CPUTRACK"; do
+		comp "$t" --listen = ""
+		expect_eq "$REPLY" $'127.0.0.1:9464\n[::1]:9464' "$t --listen=" ||
+		    return 1
+		comp "$t" --listen = 127
+		expect_eq "$REPLY" "127.0.0.1:9464" "$t --listen=127" ||
+		    return 1
+		# bash splits at the colon: only what follows it is replaced
+		comp "$t" --listen = 127.0.0.1 : ""
+		expect_eq "$REPLY" "9464" "$t --listen=127.0.0.1:" || return 1
+		comp "$t" --listen 127.0
+		expect_eq "$REPLY" "127.0.0.1:9464" "$t --listen 127.0" ||
+		    return 1
+	done
+}
+
 @test "completion: -c offers the names of --list-events, whole or after , and =" {
 	local want
 	want=$(events "$CPUSTAT" cpu-c)

@@ -252,7 +252,7 @@ print(s.makefile("rb").readline().decode().strip())' "$PORT")
 		wait "$BG_PID" || true
 	done
 	expect_match "$(curl -s --max-time 5 "http://[::1]:$PORT/metrics")" \
-	    "# TYPE cpustat_events_total counter" "served over IPv6"
+	    "cpustat_info[{]version=" "served over IPv6"
 	kill -TERM "$BG_PID"
 	bg_end "$OUT" "$ERR" 5
 }
