@@ -271,8 +271,9 @@ main(int argc, char **argv)
 		cpus_from_list(o.o_cpulist, &o.o_cpus);
 	else
 		cpus_default(&o.o_cpus);
-	o.o_out = cli_open_output(o.o_format, o.o_outname, 1);
+	/* first: a port in use leaves the -o file as it was */
 	o.o_srv = cli_listen(o.o_listen, 1);
+	o.o_out = cli_open_output(o.o_format, o.o_outname, 1);
 	rc = run(cpc, &o);
 	/* after the last publish: a scrape until then sees the totals */
 	srv_destroy(o.o_srv);

@@ -283,10 +283,13 @@ main(int argc, char **argv)
 	parse_options(cpc, argc, argv, &o);
 	check_options(cpc, &o);
 	make_specs(cpc, &o);
+	/*
+	 * First: a port in use leaves the -o file as it was, and the
+	 * command is never started (it never sees the socket: cloexec).
+	 */
+	o.o_srv = cli_listen(o.o_listen, o.o_pid ? 1 : EXIT_OWNFAIL);
 	o.o_out = cli_open_output(o.o_format, o.o_outname,
 	    o.o_pid ? 1 : EXIT_OWNFAIL);
-	/* before the command starts: it never sees the socket (cloexec) */
-	o.o_srv = cli_listen(o.o_listen, o.o_pid ? 1 : EXIT_OWNFAIL);
 	if ((tr = tracker_create(cpc, &o)) == NULL) {
 		warnx("out of memory");
 		rc = o.o_pid ? 1 : EXIT_OWNFAIL;

@@ -261,14 +261,21 @@ print(s.makefile("rb").readline().decode().strip())' "$PORT")
 	machine_lock
 	hold_port
 	local msg="--listen '127.0.0.1:$PORT': cannot listen on 127.0.0.1:$PORT: address in use (EADDRINUSE): another program listens on that port"
-	run --separate-stderr timeout 10 "$CPUSTAT" --listen=127.0.0.1:$PORT -c page-faults 0.1 1
+	echo kept >"$BATS_TEST_TMPDIR/o"
+	run --separate-stderr timeout 10 "$CPUSTAT" --listen=127.0.0.1:$PORT \
+	    -o "$BATS_TEST_TMPDIR/o" -c page-faults 0.1 1
 	expect_runtime_error "$msg"
+	expect_eq "$(cat "$BATS_TEST_TMPDIR/o")" kept "the -o file, untouched"
 	run --separate-stderr timeout 10 "$CPUTRACK" --listen=127.0.0.1:$PORT \
 	    -c page-faults touch "$BATS_TEST_TMPDIR/ran"
 	expect_status 125
 	expect_eq "$output" "" "stdout"
 	expect_eq "$stderr" "cputrack: $msg" "stderr"
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail_with "the command ran"
+	run --separate-stderr timeout 10 "$CPUTRACK" --listen=127.0.0.1:$PORT \
+	    -o "$BATS_TEST_TMPDIR/o" -c page-faults true
+	expect_status 125
+	expect_eq "$(cat "$BATS_TEST_TMPDIR/o")" kept "the -o file, untouched"
 	run --separate-stderr timeout 10 "$CPUTRACK" --listen=127.0.0.1:$PORT \
 	    -c page-faults -p "$HOLDER"
 	expect_status 1
