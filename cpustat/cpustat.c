@@ -35,7 +35,7 @@
 static const char progname[] = "cpustat";
 
 static const char synopsis[] =
-    "[-c events [-c events]...] [-C cpulist] [-p period]\n"
+    "[-c events [-c events]...] [-M metrics] [-C cpulist] [-p period]\n"
     "\t\t[-T u|d] [-o file] [--format=text|csv|json|openmetrics]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
     "\t\t[--samples=file] [--folded=file] [-sntDh] [interval [count]]";
@@ -43,6 +43,7 @@ static const char synopsis[] =
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
 	{ "cpus",	required_argument,	NULL, 'C' },
+	{ "metrics",	required_argument,	NULL, 'M' },
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
@@ -67,6 +68,7 @@ print_usage(FILE *fp)
 	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
+	    "%s"
 	    "\t-C cpulist\tcount only these CPUs (0,2-3: the kernel's list\n"
 	    "\t\t\tsyntax; each online when cpustat starts)\n"
 	    "\t-n\t\tsuppress the title line\n"
@@ -76,7 +78,7 @@ print_usage(FILE *fp)
 	    "\t-t\t\tinclude the %s register\n"
 	    "\t-T u|d\t\tprint an epoch seconds (u) or date (d) line before\n"
 	    "\t\t\teach interval's samples (a column in csv and json)\n",
-	    out_tickname());
+	    cli_help_metrics(), out_tickname());
 	cli_help_output(fp, "CPU");
 	fprintf(fp,
 	    "\t-S events\tsample these events on every CPU (the -c grammar,\n"
@@ -95,10 +97,10 @@ print_usage(FILE *fp)
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
-	    "\tLong options: --events=EVENTS --cpus=CPULIST --no-header\n"
-	    "\t--period=SECONDS --soak --tsc --timestamp=u|d --output=FILE\n"
-	    "\t--format=FORMAT --debug --sample=EVENTS --callchain --help\n"
-	    "\t--version\n"
+	    "\tLong options: --events=EVENTS --metrics=METRICS --cpus=CPULIST\n"
+	    "\t--no-header --period=SECONDS --soak --tsc --timestamp=u|d\n"
+	    "\t--output=FILE --format=FORMAT --debug --sample=EVENTS\n"
+	    "\t--callchain --help --version\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -172,7 +174,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:C:DhnsT:tp:o:e:"
+	while ((ch = getopt_long(argc, argv, "+:c:C:DhM:nsT:tp:o:e:"
 	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
 		take_option(cpc, o, ch, argv);
 	o->o_debug = o->o_cli.cc_debug;
@@ -185,6 +187,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct opts *o)
 static void
 check_options(cpc_t *cpc, struct opts *o)
 {
+	cli_metrics(cpc, &o->o_cli, 1);
 	smpl_check(cpc, &o->o_smpl, o->o_cli.cc_ntexts, 1);
 	cli_check_output(o->o_format, o->o_outname, o->o_smpl.so_profile);
 }
@@ -238,6 +241,7 @@ free_opts(struct opts *o)
 		spec_free(&o->o_specs[i]);
 	free(o->o_specs);
 	smpl_opts_free(&o->o_smpl);
+	met_destroy(o->o_cli.cc_met);
 }
 
 int

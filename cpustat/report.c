@@ -36,7 +36,9 @@ rep_init(const struct opts *o, hrtime_t base, hrtime_t walloff)
 	r_fmt = fmt_create(o->o_format, FMT_CPUSTAT, o->o_out, o->o_outname,
 	    o->o_specs, o->o_nspecs, flags, NULL);
 	if (r_fmt == NULL ||
-	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0) {
+	    fmt_add_samples(r_fmt, smpl_spec(&o->o_smpl)) != 0 ||
+	    met_attach(o->o_cli.cc_met, r_fmt, o->o_specs,
+	    o->o_nspecs) != 0) {
 		warnx("out of memory");
 		return -1;
 	}

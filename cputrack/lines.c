@@ -276,7 +276,9 @@ lines_open(struct tracker *tr)
 	tr->tr_fmt = fmt_create(o->o_format, FMT_CPUTRACK, tr->tr_out,
 	    o->o_outname, o->o_specs, o->o_nspecs, flags, comm);
 	if (tr->tr_fmt == NULL ||
-	    fmt_add_samples(tr->tr_fmt, smpl_spec(&o->o_smpl)) != 0) {
+	    fmt_add_samples(tr->tr_fmt, smpl_spec(&o->o_smpl)) != 0 ||
+	    met_attach(o->o_cli.cc_met, tr->tr_fmt, o->o_specs,
+	    o->o_nspecs) != 0) {
 		warnmsg(tr, "out of memory");
 		return -1;
 	}

@@ -65,6 +65,8 @@ struct fmt_row {
 	int		 fr_scaled;	/* cpc_buf_scaled */
 	long		 fr_child;	/* fork: the child */
 	const char	*fr_command;	/* exec: the new command */
+	const double	*fr_mets;	/* -M: a value per metric, NaN for
+					   none (set by fmt_row) */
 };
 
 struct fmt;
@@ -85,6 +87,15 @@ void		 fmt_destroy(struct fmt *f);
  * their columns.  Before any row; 0, or -1 with errno.
  */
 int		 fmt_add_samples(struct fmt *f, const struct spec *smpl);
+/*
+ * -M: fn(arg, r, vals) gives every row of values its n metrics (NaN:
+ * none), columns named names (kept) after the counts and samples.  Not
+ * in OpenMetrics.  Before fmt_header; 0, or -1 with errno.
+ */
+typedef void	 fmt_derive_fn(void *arg, const struct fmt_row *r,
+		    double *vals);
+int		 fmt_derive(struct fmt *f, const char *const *names, int n,
+		    fmt_derive_fn *fn, void *arg);
 /* The title line (text) or header row (CSV); nothing in the others. */
 void		 fmt_header(struct fmt *f);
 /* A row of values, or a note (fr_set -1). */

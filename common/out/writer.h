@@ -17,6 +17,9 @@ struct fmt {
 	unsigned		 f_flags;	/* FMT_* of fmt_create */
 	struct cols		*f_cols;
 	void			*f_state;	/* the writer's own */
+	fmt_derive_fn		*f_derive;	/* -M, or NULL */
+	void			*f_darg;
+	double			*f_dvals;	/* a row's metrics */
 };
 
 struct fmt_writer {
