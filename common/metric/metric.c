@@ -105,7 +105,7 @@ add_one(struct metrics *ms, const char *item, size_t len, size_t pos,
 
 	if (len == 0)
 		return met_err(err, errlen, pos, "empty metric");
-	if (eq == NULL && nlen > 5 && strncmp(item, "rate:", 5) == 0) {
+	if (eq == NULL && nlen >= 5 && strncmp(item, "rate:", 5) == 0) {
 		if (rate_expr(item + 5, len - 5, ebuf, sizeof(ebuf), name,
 		    sizeof(name)) != 0)
 			return met_err(err, errlen, pos + 5, "rate: needs an "
@@ -192,11 +192,12 @@ check_event(cpc_t *cpc, const char *ev, char *err, size_t errlen,
 
 	*usage = 1;
 	if (strpbrk(ev, ",= \t") != NULL) {
-		snprintf(err, errlen, "'%s' cannot be named in a -c set", ev);
+		snprintf(err, errlen, "event '%s' cannot be named in a -c set",
+		    ev);
 		return -1;
 	}
 	if (spec_parse_cpc(cpc, ev, &sp, msg, sizeof(msg)) != 0) {
-		snprintf(err, errlen, "%s", msg);
+		snprintf(err, errlen, "event '%s': %.300s", ev, msg);
 		return -1;
 	}
 	one = sp.sp_nreqs == 1 && strcmp(sp.sp_reqs[0].sr_event, ev) == 0;
@@ -204,8 +205,10 @@ check_event(cpc_t *cpc, const char *ev, char *err, size_t errlen,
 	*usage = !one || errno == EINVAL;
 	spec_free(&sp);
 	if (set == NULL) {
-		snprintf(err, errlen, "%s", one ? errh_last() :
-		    "not an event name");
+		if (one)
+			snprintf(err, errlen, "%s", errh_last());
+		else
+			snprintf(err, errlen, "'%s' is not an event name", ev);
 		return -1;
 	}
 	cpc_set_destroy(cpc, set);
@@ -227,13 +230,11 @@ met_check(const struct metrics *ms, int from, cpc_t *cpc, char *err,
 			    sizeof(msg), usage) == 0)
 				continue;
 			if (m->m_builtin)
-				snprintf(err, errlen, "metric '%s': event "
-				    "'%s': %s", m->m_name,
-				    m->m_x.mx_events[j], msg);
+				snprintf(err, errlen, "metric '%s': %s",
+				    m->m_name, msg);
 			else
-				snprintf(err, errlen, "position %d: event "
-				    "'%s': %s", m->m_x.mx_evpos[j],
-				    m->m_x.mx_events[j], msg);
+				snprintf(err, errlen, "position %d: %s",
+				    m->m_x.mx_evpos[j], msg);
 			return -1;
 		}
 	}

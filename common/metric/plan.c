@@ -130,6 +130,11 @@ met_plan(struct metrics *ms, cpc_t *cpc, const char *const *texts, int n,
 			spec_free(&sp[i]);
 	free(sp);
 	free(ok);
+	/* No -c, and metrics of no events: the tool's own default set. */
+	if (n == 0 && *ms->ms_texts[0] == '\0') {
+		free(ms->ms_texts[0]);
+		ms->ms_ntexts = 0;
+	}
 	*out = (const char *const *)ms->ms_texts;
 	*nout = ms->ms_ntexts;
 	return rc;
