@@ -19,6 +19,8 @@ reduced to the same facts, so the tests compare the formats directly:
                                     (SET is empty for -S alone)
     note KIND PID LWP CHILD|COMMAND fork and exec-name rows (cputrack)
     sum COL SET VALUE               the sum of the tick rows of a set
+    met KIND KEY SET NAME=V ...     a row's -M metrics (after its row
+                                    fact), V "-" where it has none
 """
 
 import csv
@@ -29,6 +31,14 @@ import sys
 def die(msg):
     print("fmtcheck: " + msg, file=sys.stderr)
     sys.exit(1)
+
+
+def met_fact(kind, key, setname, mets):
+    """The met fact of a row's metrics {name: value or None}."""
+    if mets:
+        print("met %s %s %s %s" % (kind, key, setname, " ".join(
+            "%s=%s" % (k, "-" if v is None else repr(float(v)))
+            for k, v in sorted(mets.items()))))
 
 
 def facts_csv(path):
@@ -43,7 +53,8 @@ def facts_csv(path):
     first = head.index("set") + 1
     while head[first] in ("epoch", "date", "tsc", "tick"):
         first += 1
-    events = head[first:tail]
+    events = [e for e in head[first:tail] if not e.startswith("metric:")]
+    mets = [e for e in head[first:tail] if e.startswith("metric:")]
     sums = {}
     for n, r in enumerate(rows[1:], 2):
         if len(r) != len(head):
@@ -68,6 +79,8 @@ def facts_csv(path):
             extra += " note=" + d["note"]
         print("row %s %s %s%s %s" % (kind, key, d["set"], extra, " ".join(
             "%s=%d" % kv for kv in sorted(vals.items()))))
+        met_fact(kind, key, d["set"], {m[7:]: float(d[m]) if d[m] else None
+                                       for m in mets})
         if kind == "tick":
             for e, v in vals.items():
                 sums[(e, d["set"])] = sums.get((e, d["set"]), 0) + v
@@ -117,6 +130,7 @@ def facts_json(schema_path, path):
                 extra += " note=tree"
             print("row %s %s %s%s %s" % (kind, key, setname, extra, " ".join(
                 "%s=%d" % kv for kv in sorted(vals.items()))))
+            met_fact(kind, key, setname, o.get("metrics"))
             if kind == "tick":
                 for e, c in vals.items():
                     sums[(e, setname)] = sums.get((e, setname), 0) + c
@@ -134,7 +148,8 @@ def bad_json(schema_path):
             "enabled_ns": 9, "running_ns": 9, "scaled": False}
     smpl_only = {k: x for k, x in good.items() if k not in ("set", "counts")}
     for g in (good, dict(good, samples={"cpu-clock": 4}),
-              dict(smpl_only, samples={"cpu-clock": 4})):
+              dict(smpl_only, samples={"cpu-clock": 4}),
+              dict(good, metrics={"twice": 10, "r": 0.5, "z": None})):
         if list(v.iter_errors(g)):
             die("the schema refuses a good object %r" % g)
     broken = [
@@ -152,6 +167,10 @@ def bad_json(schema_path):
         {k: x for k, x in good.items() if k != "set"},
         dict({k: x for k, x in good.items() if k != "counts"},
              samples={"cpu-clock": 5}),
+        dict(good, metrics={}),
+        dict(good, metrics={"twice": "10"}),
+        {"tool": "cputrack", "kind": "fork", "time": 0, "pid": 3, "lwp": 3,
+         "child": 4, "metrics": {"twice": 1}},
     ]
     for b in broken:
         if not list(v.iter_errors(b)):
