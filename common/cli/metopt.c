@@ -37,8 +37,16 @@ cli_metrics(cpc_t *cpc, struct cli_common *cc, int failstatus)
 	}
 	free(cc->cc_mtexts);
 	cc->cc_mtexts = NULL;
-	if (met_plan(cc->cc_met, cpc, (const char *const *)cc->cc_texts,
-	    cc->cc_ntexts, &texts, &n) != 0 || (nt = calloc(n, sizeof(*nt))) == NULL)
+	switch (met_plan(cc->cc_met, cpc, (const char *const *)cc->cc_texts,
+	    cc->cc_ntexts, &texts, &n, msg, sizeof(msg))) {
+	case 0:
+		break;
+	case -2:
+		cli_usage_error("-M: %s", msg);
+	default:
+		cli_errx(failstatus, "-M: %s", msg);
+	}
+	if ((nt = calloc(n, sizeof(*nt))) == NULL)
 		err(failstatus, "out of memory");
 	memcpy(nt, texts, n * sizeof(*nt));
 	free(cc->cc_texts);

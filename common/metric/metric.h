@@ -59,11 +59,12 @@ int		 met_check(const struct metrics *ms, int from, cpc_t *cpc,
 /*
  * The -c texts (n of them, maybe none) with the events added that the
  * metrics need: *out gets ms's own array of *nout texts, valid until
- * met_destroy.  0, or -1 (memory).
+ * met_destroy.  0; -1 (memory) or -2 (a set grown past the slots a
+ * set holds) with a message in err.
  */
 int		 met_plan(struct metrics *ms, cpc_t *cpc,
 		    const char *const *texts, int n, const char *const **out,
-		    int *nout);
+		    int *nout, char *err, size_t errlen);
 /*
  * Print the metrics on f's rows of specs' sets (those the -c texts
  * made): 0, or -1 with errno.  Before fmt_header.

@@ -5,9 +5,11 @@
  * A metric is computed in the -c sets that carry all its events: the
  * user who split events over rotating sets keeps the rotation.  When no
  * set carries them all, the events it lacks are added to every set (or
- * make the one set when there is no -c): each set then computes it.  On
- * this kernel a set of more events than the counters is time-shared,
- * and its counts are scaled ("(scaled)"), which the metrics use.
+ * make the one set when there is no -c): each set then computes it.  A
+ * set so grown past the slots a set holds is an error, not a metric
+ * quietly left out.  The kernel time-shares a set of more events than
+ * the processor has counters, and the counts are then scaled ("(scaled)"),
+ * which the metrics use.
  */
 #include "config.h"
 
@@ -101,13 +103,38 @@ parse_sets(struct metrics *ms, cpc_t *cpc, struct spec *sp, int *ok,
 	}
 }
 
+/* Do the grown texts of the sets that parsed still parse? */
+static int
+still_fit(struct metrics *ms, cpc_t *cpc, const char *const *texts,
+    const int *ok, char *err, size_t errlen)
+{
+	char msg[512];
+	struct spec sp;
+	int i;
+
+	for (i = 0; i < ms->ms_ntexts; i++) {
+		if (!ok[i] || strcmp(texts[i], ms->ms_texts[i]) == 0)
+			continue;
+		if (spec_parse_cpc(cpc, ms->ms_texts[i], &sp, msg,
+		    sizeof(msg)) != 0) {
+			snprintf(err, errlen, "-c '%s' with the metrics' "
+			    "events added ('%s'): %.300s", texts[i],
+			    ms->ms_texts[i], msg);
+			return -1;
+		}
+		spec_free(&sp);
+	}
+	return 0;
+}
+
 int
 met_plan(struct metrics *ms, cpc_t *cpc, const char *const *texts, int n,
-    const char *const **out, int *nout)
+    const char *const **out, int *nout, char *err, size_t errlen)
 {
 	struct spec *sp;
 	int *ok, lacking[MET_MAX], i, j, k, rc = 0;
 
+	snprintf(err, errlen, "out of memory");
 	if (ms->ms_n == 0 || copy_texts(ms, texts, n) != 0) {
 		*out = texts;
 		*nout = n;
@@ -128,6 +155,8 @@ met_plan(struct metrics *ms, cpc_t *cpc, const char *const *texts, int n,
 	for (i = 0; sp != NULL && ok != NULL && i < ms->ms_ntexts; i++)
 		if (ok[i])
 			spec_free(&sp[i]);
+	if (rc == 0 && n > 0 && still_fit(ms, cpc, texts, ok, err, errlen) != 0)
+		rc = -2;
 	free(sp);
 	free(ok);
 	/* No -c, and metrics of no events: the tool's own default set. */
