@@ -187,6 +187,11 @@ quoted(struct mx_parser *p)
 		return fail(p, start, "'\"' not closed");
 	if ((len = (size_t)(e - s)) == 0)
 		return fail(p, start, "empty event name \"\"");
+	for (e = s; e < s + len; e++)
+		if ((unsigned char)*e < 0x20 || *e == 0x7f)
+			return fail(p, (size_t)(e - p->p_text),
+			    "a control character (0x%02x) in an event name",
+			    (unsigned char)*e);
 	p->p_pos = start + len + 2;
 	return name_node(p, s, len, start + 1, 1);
 }

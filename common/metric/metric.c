@@ -74,6 +74,18 @@ name_ok(const char *s, size_t len)
 	return len;
 }
 
+/* Has s[0..len) a control character (which would break a line)? */
+static int
+has_control(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* rate:EVENT, EVENT bare or quoted: "EVENT" / secs. */
 static int
 rate_expr(const char *ev, size_t len, char *buf, size_t buflen, char *name,
@@ -84,7 +96,7 @@ rate_expr(const char *ev, size_t len, char *buf, size_t buflen, char *name,
 		len -= 2;
 	}
 	if (len == 0 || memchr(ev, '"', len) != NULL ||
-	    len + 16 > buflen || len + 6 > namelen)
+	    has_control(ev, len) || len + 16 > buflen || len + 6 > namelen)
 		return -1;
 	snprintf(buf, buflen, "\"%.*s\" / secs", (int)len, ev);
 	snprintf(name, namelen, "rate:%.*s", (int)len, ev);
@@ -109,7 +121,7 @@ add_one(struct metrics *ms, const char *item, size_t len, size_t pos,
 		if (rate_expr(item + 5, len - 5, ebuf, sizeof(ebuf), name,
 		    sizeof(name)) != 0)
 			return met_err(err, errlen, pos + 5, "rate: needs an "
-			    "event name (of no '\"')");
+			    "event name (of no '\"' or control character)");
 	} else if (eq != NULL) {
 		if (nlen == 0 || (bad = name_ok(item, nlen)) < nlen ||
 		    nlen >= sizeof(name))
@@ -128,6 +140,10 @@ add_one(struct metrics *ms, const char *item, size_t len, size_t pos,
 			if (strlen(b->mb_name) == len &&
 			    strncmp(b->mb_name, item, len) == 0)
 				break;
+		if ((b->mb_name == NULL || strchr(b->mb_name, ':') != NULL) &&
+		    has_control(item, len))
+			return met_err(err, errlen, pos, "unknown metric (with "
+			    "a control character)");
 		if (b->mb_name == NULL || strchr(b->mb_name, ':') != NULL)
 			return met_err(err, errlen, pos, "unknown metric "
 			    "'%.*s': the built-ins are %s; or NAME=EXPR",

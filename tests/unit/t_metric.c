@@ -58,6 +58,8 @@ static const struct bad bads[] = {
 	{ "a b", "position 3: expected an operator, found 'b'" },
 	{ "\"a", "position 1: '\"' not closed" },
 	{ "\"\"", "position 1: empty event name \"\"" },
+	{ "\"a\nb\"", "position 3: a control character (0x0a) in an event "
+	    "name" },
 	{ "2x", "position 2: a name cannot start with a digit" },
 	{ ".", "position 1: not a number" },
 	{ "1e999", "position 1: number out of range" },
@@ -156,7 +158,9 @@ test_list(void)
 		    "_ . % : - (NAME=EXPR)" },
 		{ "ok=1,x=(", "position 9: expected a number, an event or '(', "
 		    "found the end" },
-		{ "rate:", "position 6: rate: needs an event name (of no '\"')" },
+		{ "x\ny", "position 1: unknown metric (with a control "
+		    "character)" },
+		{ "rate:", "position 6: rate: needs an event name (of no '\"' or control character)" },
 		{ "ipc", "position 1: metric 'ipc' given twice" },
 	};
 	size_t i;
