@@ -68,6 +68,24 @@ static const struct bad bads[] = {
 	{ "(1 + (2 x", "position 9: expected an operator or ')', found 'x'" },
 };
 
+/* s for a test's name: a line break shown as \n. */
+static const char *
+shown(const char *s)
+{
+	static char buf[256];
+	size_t n = 0;
+
+	for (; *s != '\0' && n < sizeof(buf) - 3; s++)
+		if (*s == '\n') {
+			buf[n++] = '\\';
+			buf[n++] = 'n';
+		} else {
+			buf[n++] = *s;
+		}
+	buf[n] = '\0';
+	return buf;
+}
+
 static void
 test_values(void)
 {
@@ -106,8 +124,8 @@ test_errors(void)
 	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
 		err[0] = '\0';
 		tap_ok(mx_parse(bads[i].b_text, 0, &x, err, sizeof(err)) != 0,
-		    "'%s' is refused", bads[i].b_text);
-		tap_str(err, bads[i].b_msg, bads[i].b_text);
+		    "'%s' is refused", shown(bads[i].b_text));
+		tap_str(err, bads[i].b_msg, shown(bads[i].b_text));
 	}
 	/* positions count from the expression's place in the argument */
 	(void)mx_parse("1 +", 10, &x, err, sizeof(err));
@@ -178,8 +196,8 @@ test_list(void)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		tap_ok(met_add(ms, bad[i].b_text, err, sizeof(err)) != 0,
-		    "-M '%s' refused", bad[i].b_text);
-		tap_str(err, bad[i].b_msg, bad[i].b_text);
+		    "-M '%s' refused", shown(bad[i].b_text));
+		tap_str(err, bad[i].b_msg, shown(bad[i].b_text));
 	}
 	met_destroy(ms);
 }
