@@ -132,3 +132,23 @@ $d/out.b" "-o $d/out" || return 1
 	comp "$CPUTRACK" -c cpu-clock --int
 	expect_eq "$REPLY" "--interval=" "cputrack --int"
 }
+
+@test "completion: -M and --metrics= offer the built-ins, and events after rate:" {
+	local tool
+	for tool in "$CPUSTAT" "$CPUTRACK"; do
+		comp "$tool" -M ''
+		expect_eq "$REPLY" "branch-miss%
+cache-miss%
+cpi
+ec-hit%
+ghz
+ipc
+rate:" "-M" || return 1
+		comp "$tool" --metrics = ipc,c
+		expect_eq "$REPLY" "ipc,cache-miss%
+ipc,cpi" "--metrics=ipc,c" || return 1
+		# bash splits rate:page at the colon
+		comp "$tool" -M ipc,rate : page-fa
+		expect_eq "$REPLY" "page-faults" "-M ipc,rate:page-fa" || return 1
+	done
+}
