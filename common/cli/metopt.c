@@ -57,7 +57,8 @@ cli_metrics(cpc_t *cpc, struct cli_common *cc, int failstatus)
 const char *
 cli_help_metrics(void)
 {
-	return "\t-M metrics\tderived metrics after the counts: ipc, cpi, ghz,\n"
+	return
+	    "\t-M metrics\tderived metrics after the counts: ipc, cpi, ghz,\n"
 	    "\t\t\tbranch-miss%, cache-miss%, ec-hit%, rate:EVENT, or\n"
 	    "\t\t\tNAME=EXPR (+ - * / ( ), numbers, events, secs);\n"
 	    "\t\t\ttheir events join the -c sets (see METRICS)\n";

@@ -40,14 +40,15 @@ enum mx_op {
 struct mx_node {
 	enum mx_op	 mn_op;
 	double		 mn_num;	/* MX_NUM */
-	int		 mn_ev;		/* MX_EVENT: index in mx_events */
+	int		 mn_ev;		/* MX_EVENT: in mx_events */
 	struct mx_node	*mn_l, *mn_r;
 };
 
 struct mx_expr {
 	struct mx_node	*mx_root;
-	char		*mx_events[MX_MAXEVENTS];	/* distinct, in order */
-	int		 mx_evpos[MX_MAXEVENTS];	/* where first named */
+	/* The distinct events in order, and where each is first named. */
+	char		*mx_events[MX_MAXEVENTS];
+	int		 mx_evpos[MX_MAXEVENTS];
 	int		 mx_nevents;
 	int		 mx_secs;	/* uses secs */
 };

@@ -18,7 +18,8 @@ struct metrics {
 	char		**ms_texts;	/* met_plan's -c texts */
 	int		 ms_ntexts;
 	/* met_attach: */
-	int		*ms_map;	/* [set][metric][event]: request, -1 */
+	int		*ms_map;	/* [set][metric][event]: request
+					   (-1: none) */
 	int		 ms_nsets;
 	const char	*ms_names[MET_MAX];
 	struct met_span	*ms_span;	/* the rows' lengths (mrow.c) */

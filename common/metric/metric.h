@@ -50,9 +50,9 @@ int		 met_add(struct metrics *ms, const char *arg, char *err,
 int		 met_n(const struct metrics *ms);
 const struct metric *met_get(const struct metrics *ms, int i);
 /*
- * The events of every metric from the from'th on resolved on cpc: 0, or -1 with err naming the
- * metric and the position, and *usage 1 when a name is wrong (0: this
- * machine cannot count it).
+ * The events of every metric from the from'th on resolved on cpc: 0,
+ * or -1 with err naming the metric (built-ins) or the position, and
+ * *usage 1 when a name is wrong (0: this machine cannot count it).
  */
 int		 met_check(const struct metrics *ms, int from, cpc_t *cpc,
 		    char *err, size_t errlen, int *usage);

@@ -150,8 +150,9 @@ met_plan(struct metrics *ms, cpc_t *cpc, const char *const *texts, int n,
 		for (j = 0; rc == 0 && j < ms->ms_n; j++)
 			for (k = 0; lacking[j] && rc == 0 &&
 			    k < ms->ms_m[j].m_x.mx_nevents; k++)
-				rc = append(&ms->ms_texts[i], ok[i] ?
-				    &sp[i] : NULL, ms->ms_m[j].m_x.mx_events[k]);
+				rc = append(&ms->ms_texts[i],
+				    ok[i] ? &sp[i] : NULL,
+				    ms->ms_m[j].m_x.mx_events[k]);
 	for (i = 0; sp != NULL && ok != NULL && i < ms->ms_ntexts; i++)
 		if (ok[i])
 			spec_free(&sp[i]);

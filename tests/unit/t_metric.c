@@ -167,7 +167,8 @@ test_list(void)
 	static const struct bad bad[] = {
 		{ "", "position 1: no metric named" },
 		{ "cpi,", "position 5: empty metric" },
-		{ "ipcx", "position 1: unknown metric 'ipcx': the built-ins are "
+		{ "ipcx", "position 1: unknown metric 'ipcx': the built-ins "
+		    "are "
 		    "ipc, cpi, ghz, branch-miss%, cache-miss%, ec-hit%, "
 		    "rate:EVENT; or NAME=EXPR" },
 		{ "=1", "position 1: a metric's name is letters, digits and "
@@ -178,7 +179,8 @@ test_list(void)
 		    "found the end" },
 		{ "x\ny", "position 1: unknown metric (with a control "
 		    "character)" },
-		{ "rate:", "position 6: rate: needs an event name (of no '\"' or control character)" },
+		{ "rate:", "position 6: rate: needs an event name (of no '\"' "
+		    "or control character)" },
 		{ "ipc", "position 1: metric 'ipc' given twice" },
 	};
 	size_t i;
