@@ -103,6 +103,53 @@ rate_expr(const char *ev, size_t len, char *buf, size_t buflen, char *name,
 	return 0;
 }
 
+/* A built-in's expression, its name in name; NULL with err. */
+static const char *
+builtin(const char *item, size_t len, size_t pos, char *name,
+    size_t namelen, char *err, size_t errlen)
+{
+	const struct met_builtin *b;
+
+	for (b = met_builtins; b->mb_name != NULL; b++)
+		if (strlen(b->mb_name) == len &&
+		    strncmp(b->mb_name, item, len) == 0 &&
+		    strchr(b->mb_name, ':') == NULL) {
+			snprintf(name, namelen, "%s", b->mb_name);
+			return b->mb_expr;
+		}
+	if (has_control(item, len))
+		met_err(err, errlen, pos, "unknown metric (with a control "
+		    "character)");
+	else
+		met_err(err, errlen, pos, "unknown metric '%.*s': the "
+		    "built-ins are %s; or NAME=EXPR", (int)len, item,
+		    met_list());
+	return NULL;
+}
+
+/*
+ * NAME=EXPR: the name into name, the expression into ebuf; its place
+ * in the argument, or -1 with err.
+ */
+static int
+user_metric(const char *item, size_t len, size_t nlen, size_t pos,
+    char *name, size_t namelen, char *ebuf, size_t elen, char *err,
+    size_t errlen)
+{
+	size_t bad = 0;
+
+	if (nlen == 0 || (bad = name_ok(item, nlen)) < nlen ||
+	    nlen >= namelen)
+		return met_err(err, errlen, pos + bad, "a metric's name is "
+		    "letters, digits and _ . %% : - (NAME=EXPR)");
+	if (len - nlen - 1 >= elen)
+		return met_err(err, errlen, pos + nlen + 1,
+		    "expression too long");
+	snprintf(name, namelen, "%.*s", (int)nlen, item);
+	snprintf(ebuf, elen, "%.*s", (int)(len - nlen - 1), item + nlen + 1);
+	return (int)(pos + nlen + 1);
+}
+
 /* The metric item[0..len) at pos (from 0) of the argument. */
 static int
 add_one(struct metrics *ms, const char *item, size_t len, size_t pos,
@@ -110,47 +157,24 @@ add_one(struct metrics *ms, const char *item, size_t len, size_t pos,
 {
 	char name[CPC_MAX_EVENT_LEN + 16], ebuf[CPC_MAX_EVENT_LEN + 32];
 	const char *eq = memchr(item, '=', len), *ex = ebuf;
-	const struct met_builtin *b;
-	size_t nlen = eq != NULL ? (size_t)(eq - item) : len, bad;
 	struct metric *m;
 	int i, base = 0;
 
 	if (len == 0)
 		return met_err(err, errlen, pos, "empty metric");
-	if (eq == NULL && nlen >= 5 && strncmp(item, "rate:", 5) == 0) {
-		if (rate_expr(item + 5, len - 5, ebuf, sizeof(ebuf), name,
-		    sizeof(name)) != 0)
-			return met_err(err, errlen, pos + 5, "rate: needs an "
-			    "event name (of no '\"' or control character)");
-	} else if (eq != NULL) {
-		if (nlen == 0 || (bad = name_ok(item, nlen)) < nlen ||
-		    nlen >= sizeof(name))
-			return met_err(err, errlen, pos + (nlen ? bad : 0),
-			    "a metric's name is letters, digits and _ . %% : -"
-			    " (NAME=EXPR)");
-		snprintf(name, sizeof(name), "%.*s", (int)nlen, item);
-		snprintf(ebuf, sizeof(ebuf), "%.*s", (int)(len - nlen - 1),
-		    eq + 1);
-		if (len - nlen - 1 >= sizeof(ebuf))
-			return met_err(err, errlen, pos + nlen + 1,
-			    "expression too long");
-		base = (int)(pos + nlen + 1);
-	} else {
-		for (b = met_builtins; b->mb_name != NULL; b++)
-			if (strlen(b->mb_name) == len &&
-			    strncmp(b->mb_name, item, len) == 0)
-				break;
-		if ((b->mb_name == NULL || strchr(b->mb_name, ':') != NULL) &&
-		    has_control(item, len))
-			return met_err(err, errlen, pos, "unknown metric (with "
-			    "a control character)");
-		if (b->mb_name == NULL || strchr(b->mb_name, ':') != NULL)
-			return met_err(err, errlen, pos, "unknown metric "
-			    "'%.*s': the built-ins are %s; or NAME=EXPR",
-			    (int)len, item, met_list());
-		snprintf(name, sizeof(name), "%s", b->mb_name);
-		ex = b->mb_expr;
-	}
+	if (eq != NULL)
+		base = user_metric(item, len, (size_t)(eq - item), pos, name,
+		    sizeof(name), ebuf, sizeof(ebuf), err, errlen);
+	else if (len >= 5 && strncmp(item, "rate:", 5) == 0)
+		base = rate_expr(item + 5, len - 5, ebuf, sizeof(ebuf), name,
+		    sizeof(name)) != 0 ? met_err(err, errlen, pos + 5, "rate: "
+		    "needs an event name (of no '\"' or control character)") :
+		    0;
+	else if ((ex = builtin(item, len, pos, name, sizeof(name), err,
+	    errlen)) == NULL)
+		return -1;
+	if (base < 0)
+		return -1;
 	for (i = 0; i < ms->ms_n; i++)
 		if (strcmp(ms->ms_m[i].m_name, name) == 0)
 			return met_err(err, errlen, pos, "metric '%s' given "
@@ -161,7 +185,7 @@ add_one(struct metrics *ms, const char *item, size_t len, size_t pos,
 	m = &ms->ms_m[ms->ms_n];
 	if (mx_parse(ex, base, &m->m_x, err, errlen) != 0)
 		return -1;
-	m->m_builtin = ex != ebuf || eq == NULL;
+	m->m_builtin = eq == NULL;
 	if ((m->m_name = strdup(name)) == NULL) {
 		mx_free(&m->m_x);
 		return met_err(err, errlen, pos, "out of memory");

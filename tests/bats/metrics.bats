@@ -264,7 +264,7 @@ out_of() {
 		expect_match "$output" $'\t-M metrics\tderived metrics' "--help"
 		expect_match "$output" '--metrics=METRICS' "--help's long options"
 	done
-	run grep -c '^\.SH METRICS' "$TESTS_DIR/../man1/cpustat.1" \
+	run grep -c '^\.Sh METRICS$' "$TESTS_DIR/../man1/cpustat.1" \
 	    "$TESTS_DIR/../man1/cputrack.1"
 	expect_eq "$output" "$TESTS_DIR/../man1/cpustat.1:1
 $TESTS_DIR/../man1/cputrack.1:1" "METRICS sections"
