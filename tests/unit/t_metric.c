@@ -91,7 +91,7 @@ test_values(void)
 {
 	double ev[3] = { 6, 3, 0 }, v[MX_MAXEVENTS], got;
 	struct mx_expr x;
-	char err[256];
+	char err[256] = "";
 	size_t i;
 	int j;
 
@@ -118,7 +118,7 @@ static void
 test_errors(void)
 {
 	struct mx_expr x;
-	char err[256], deep[200];
+	char err[256] = "", deep[200];
 	size_t i;
 
 	for (i = 0; i < sizeof(bads) / sizeof(bads[0]); i++) {
@@ -145,7 +145,7 @@ static void
 test_names(void)
 {
 	struct mx_expr x;
-	char err[256];
+	char err[256] = "";
 
 	tap_ok(mx_parse("2*\"syscalls:sys_enter_getpid\" + "
 	    "syscalls:sys_enter_getpid / \"cache-misses\" + secs + \"secs\"",
@@ -163,7 +163,7 @@ static void
 test_list(void)
 {
 	struct metrics *ms = met_create();
-	char err[256];
+	char err[256] = "";
 	static const struct bad bad[] = {
 		{ "", "position 1: no metric named" },
 		{ "cpi,", "position 5: empty metric" },
@@ -211,7 +211,7 @@ plan(cpc_t *cpc, const char *mets, const char *const *texts)
 	static char joined[1024];
 	struct metrics *ms = met_create();
 	const char *const *out;
-	char err[512];
+	char err[512] = "";
 	int n = 0, nout, i;
 
 	while (texts[n] != NULL)
@@ -262,7 +262,7 @@ test_rows(cpc_t *cpc)
 	struct fmt *f;
 	struct fmt_row r = { .fr_kind = "tick", .fr_set = 0 };
 	uint64_t v = 10;
-	char err[512], *buf = NULL;
+	char err[512] = "", *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
