@@ -117,9 +117,8 @@ still_fit(struct metrics *ms, cpc_t *cpc, const char *const *texts,
 			continue;
 		if (spec_parse_cpc(cpc, ms->ms_texts[i], &sp, msg,
 		    sizeof(msg)) != 0) {
-			snprintf(err, errlen, "-c '%s' with the metrics' "
-			    "events added ('%s'): %.300s", texts[i],
-			    ms->ms_texts[i], msg);
+			snprintf(err, errlen, "the metrics' events added to "
+			    "-c '%s': %.300s", texts[i], msg);
 			return -1;
 		}
 		spec_free(&sp);

@@ -243,6 +243,23 @@ out_of() {
 	done
 }
 
+@test "errors: a set the metric's events would grow past its slots" {
+	local n spec ev
+	n=$(npic)
+	[ "$n" -ge 1 ] || skip "no counter slots found in cpustat -h"
+	spec=page-faults
+	for ev in cpu-clock task-clock context-switches cpu-migrations \
+	    minor-faults major-faults alignment-faults emulation-faults \
+	    dummy bpf-output; do
+		[ "$(awk -F, '{ print NF }' <<<"$spec")" -lt "$n" ] || break
+		spec+=,$ev
+	done
+	[ "$(awk -F, '{ print NF }' <<<"$spec")" -eq "$n" ] ||
+	    skip "fewer software events than the $n slots"
+	run --separate-stderr timeout $T "$CPUSTAT" -c "$spec" -M "$TWICE" 1 1
+	expect_usage_error "-M: the metrics' events added to -c '$spec': too many events at '$EV': a set holds at most $n (pic0-pic$((n - 1)))"
+}
+
 @test "errors: a metric whose events this machine cannot count" {
 	requires no_hw_pmu
 	run --separate-stderr timeout $T "$CPUSTAT" -M ipc 1 1
