@@ -277,40 +277,36 @@ unary(struct mx_parser *p)
 	return neg;
 }
 
-/* term := unary { ('*' | '/') unary } */
+/*
+ * expr := term { ('+' | '-') term } (term 0), term := unary { ('*' |
+ * '/') unary } (term 1): each operator joins what is on its left.
+ */
 static struct mx_node *
-term(struct mx_parser *p)
+binops(struct mx_parser *p, int term)
 {
-	struct mx_node *l = unary(p);
+	static const char ops[2][3] = { "+-", "*/" };
+	static const enum mx_op kinds[2][2] = { { MX_ADD, MX_SUB },
+	    { MX_MUL, MX_DIV } };
+	struct mx_node *l = term ? unary(p) : binops(p, 1);
+	const char *o;
 	char c;
 
 	while (l != NULL) {
 		skip_blanks(p);
 		c = p->p_text[p->p_pos];
-		if (c != '*' && c != '/')
+		if (c == '\0' || (o = strchr(ops[term], c)) == NULL)
 			break;
 		p->p_pos++;
-		l = binary(p, c == '*' ? MX_MUL : MX_DIV, l, unary(p));
+		l = binary(p, kinds[term][o - ops[term]], l,
+		    term ? unary(p) : binops(p, 1));
 	}
 	return l;
 }
 
-/* expr := term { ('+' | '-') term } */
 static struct mx_node *
 expr(struct mx_parser *p)
 {
-	struct mx_node *l = term(p);
-	char c;
-
-	while (l != NULL) {
-		skip_blanks(p);
-		c = p->p_text[p->p_pos];
-		if (c != '+' && c != '-')
-			break;
-		p->p_pos++;
-		l = binary(p, c == '+' ? MX_ADD : MX_SUB, l, term(p));
-	}
-	return l;
+	return binops(p, 0);
 }
 
 int
