@@ -81,10 +81,10 @@ LIBPCTX_SRC	= libcpc/pctx/pctx.c libcpc/pctx/start.c libcpc/pctx/capture.c \
 		  libcpc/pctx/procfs.c \
 		  libcpc/pctx/msgsafe.c
 # common/ in parts, one direction between them (tests/layers): cli/ ->
-# smpl/ -> out/ -> the bottom (the delta core, error handling); serve/,
-# the exporter, beside the bottom (libc only).
-COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(OUT_SRC) $(SERVE_SRC) common/setgrp.c \
-		  common/errh.c common/stdfds.c
+# smpl/ and metric/ -> out/ -> the bottom (the delta core, error
+# handling); serve/, the exporter, beside the bottom (libc only).
+COMMON_SRC	= $(CLI_SRC) $(SMPL_SRC) $(METRIC_SRC) $(OUT_SRC) $(SERVE_SRC) \
+		  common/setgrp.c common/errh.c common/stdfds.c
 CPUSTAT_SRC	= cpustat/cpustat.c cpustat/run.c cpustat/cputhread.c \
 		  cpustat/printer.c cpustat/report.c \
 		  cpustat/soak.c
@@ -96,13 +96,16 @@ CPUTRACK_SRC	= cputrack/cputrack.c cputrack/track.c cputrack/lines.c \
 CLI_SRC		= common/cli/cli.c common/cli/usage.c common/cli/args.c \
 		  common/cli/hints.c common/cli/listev.c common/cli/caps.c \
 		  common/cli/cpulist.c common/cli/smplopt.c \
-		  common/cli/listenopt.c
+		  common/cli/listenopt.c common/cli/metopt.c
 CPUSTAT_SRC	+= cpustat/cpus.c cpustat/nap.c cpustat/recs.c cpustat/cgroups.c
 # Sampling (-S and its reports): the records, their names, the files.
 SMPL_SRC	= common/smpl/smpl.c common/smpl/smplreq.c common/smpl/smplset.c \
 		  common/smpl/symtab.c common/smpl/profile.c \
 		  common/smpl/smplout.c common/smpl/smplcsv.c common/smpl/callg.c \
 		  common/smpl/perfout.c
+# Derived metrics (-M): their expressions, sets and rows.
+METRIC_SRC	= common/metric/expr.c common/metric/metric.c \
+		  common/metric/plan.c common/metric/mrow.c
 # The output: one writer interface, a writer per format, their cells.
 OUT_SRC		= common/out/format.c common/out/columns.c \
 		  common/out/expo.c common/out/exporender.c \

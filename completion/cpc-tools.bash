@@ -9,7 +9,8 @@
 # a line "<TAB>-x arg<TAB>..." is a short option and its argument, and
 # every --long[=ARG] or --long[=ARG] in the text a long one.  ARG says what
 # to offer: events (or a --list-events pattern) the event names of
-# `TOOL --list-events`, a file the file names, a pid the running pids,
+# `TOOL --list-events`, metrics the built-in metrics (and after rate: the
+# event names), a file the file names, a pid the running pids,
 # cgroup (or cgroups) the cgroups of the cgroup v2 hierarchy, addr:port
 # (--listen) the loopback examples of the manual, a|b|c those
 # words; anything else nothing.  After the options, cputrack
@@ -63,6 +64,22 @@ _cpc_values() {
 		while read -r name _; do
 			[[ $name == "$cur"* ]] && printf '%s\n' "$pre$spec$name"
 		done < <(_cpc_run "$_cpc_tool" --list-events="$cur*")
+		;;
+	metrics)
+		# -M: a built-in after the last comma; after rate:, an event
+		spec=${cur%"${cur##*,}"}
+		cur=${cur##*,}
+		if [[ $cur == rate:* ]]; then
+			while read -r name _; do
+				[[ rate:$name == "$cur"* ]] &&
+				    printf '%s\n' "$pre${spec}rate:$name"
+			done < <(_cpc_run "$_cpc_tool" \
+			    --list-events="${cur#rate:}*")
+			return
+		fi
+		for w in ipc cpi ghz branch-miss% cache-miss% ec-hit% rate:; do
+			[[ $w == "$cur"* ]] && printf '%s\n' "$pre$spec$w"
+		done
 		;;
 	file)
 		compgen -f -- "$cur" | while IFS= read -r w; do

@@ -36,8 +36,8 @@
 static const char progname[] = "cpustat";
 
 static const char synopsis[] =
-    "[-c events [-c events]...] [-C cpulist] [-G cgroup[,cgroup]...]\n"
-    "\t\t[-p period] [-T u|d] [-o file]\n"
+    "[-c events [-c events]...] [-M metrics] [-C cpulist]\n"
+    "\t\t[-G cgroup[,cgroup]...] [-p period] [-T u|d] [-o file]\n"
     "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[-S events] [-g] [--profile[=N]] [--per-cpu]\n"
     "\t\t[--samples=file] [--samples-format=csv|perf] [--folded=file]\n"
@@ -48,6 +48,7 @@ static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
 	{ "cpus",	required_argument,	NULL, 'C' },
 	{ "cgroup",	required_argument,	NULL, 'G' },
+	{ "metrics",	required_argument,	NULL, 'M' },
 	{ "debug",	no_argument,		NULL, 'D' },
 	{ "no-header",	no_argument,		NULL, 'n' },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
@@ -73,6 +74,7 @@ print_usage(FILE *fp)
 	    progname, synopsis, progname);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
+	    "%s"
 	    "\t-C cpulist\tcount only these CPUs (0,2-3: the kernel's list\n"
 	    "\t\t\tsyntax; each online when cpustat starts)\n"
 	    "\t-G cgroup,...\tcount on each CPU only the tasks of each cgroup\n"
@@ -85,7 +87,7 @@ print_usage(FILE *fp)
 	    "\t-t\t\tinclude the %s register\n"
 	    "\t-T u|d\t\tprint an epoch seconds (u) or date (d) line before\n"
 	    "\t\t\teach interval's samples (a column in csv and json)\n",
-	    out_tickname());
+	    cli_help_metrics(), out_tickname());
 	cli_help_output(fp, "CPU");
 	cli_help_listen(fp);
 	fprintf(fp,
@@ -110,10 +112,10 @@ print_usage(FILE *fp)
 	    "\t\t\tit, with * ? [), any case: name, kind, yes/no/priv\n"
 	    "\t\t\t(can be counted per CPU now), description\n"
 	    "\n"
-	    "\tLong options: --events=EVENTS --cpus=CPULIST --cgroup=CGROUPS\n"
-	    "\t--no-header --period=SECONDS --soak --tsc --timestamp=u|d\n"
-	    "\t--output=FILE --format=FORMAT --debug --sample=EVENTS\n"
-	    "\t--callchain --help --version --listen=ADDR:PORT\n"
+	    "\tLong options: --events=EVENTS --metrics=METRICS --cpus=CPULIST\n"
+	    "\t--cgroup=CGROUPS --no-header --period=SECONDS --soak --tsc\n"
+	    "\t--timestamp=u|d --output=FILE --format=FORMAT --debug\n"
+	    "\t--sample=EVENTS --callchain --help --version --listen=ADDR:PORT\n"
 	    "\n"
 	    "\tinterval: seconds between samples (default 5)\n"
 	    "\tcount: number of samples (default: until interrupted)\n"
@@ -193,7 +195,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct opts *o)
 	o->o_interval = 5.0;
 	opterr = 0;
 	/* '+': options end at the first operand, so "1 -1" is a bad count. */
-	while ((ch = getopt_long(argc, argv, "+:c:C:G:DhnsT:tp:o:e:"
+	while ((ch = getopt_long(argc, argv, "+:c:C:G:DhM:nsT:tp:o:e:"
 	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
 		take_option(cpc, o, ch, argv);
 	o->o_debug = o->o_cli.cc_debug;
@@ -206,6 +208,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct opts *o)
 static void
 check_options(cpc_t *cpc, struct opts *o)
 {
+	cli_metrics(cpc, &o->o_cli, 1);
 	smpl_check(cpc, &o->o_smpl, o->o_cli.cc_ntexts, 1);
 	/* Sampling per cgroup (perf record -G) is not done yet. */
 	if (o->o_ncgroups > 0 && smpl_on(&o->o_smpl))
@@ -263,6 +266,7 @@ free_opts(struct opts *o)
 	free(o->o_specs);
 	smpl_opts_free(&o->o_smpl);
 	cgroups_free(o);
+	met_destroy(o->o_cli.cc_met);
 }
 
 int

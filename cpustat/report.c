@@ -41,7 +41,9 @@ rep_init(cpc_t *cpc, const struct opts *o, hrtime_t base, hrtime_t walloff)
 	    fmt_add_cgroups(r_fmt, (const char *const *)o->o_cgroups,
 	    o->o_ncgroups) != 0 ||
 	    (o->o_srv != NULL && fmt_expose(r_fmt, srv_publish,
-	    o->o_srv) != 0)) {
+	    o->o_srv) != 0) ||
+	    met_attach(o->o_cli.cc_met, r_fmt, o->o_specs,
+	    o->o_nspecs) != 0) {
 		warnx("out of memory");
 		return -1;
 	}

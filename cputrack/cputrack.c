@@ -42,11 +42,13 @@ static const char synopsis[] =
     "\t\t[--profile[=N]] [--samples=file] [--samples-format=csv|perf]\n"
     "\t\t[--folded=file]\n"
     "\t\t[--listen=addr:port]\n"
-    "\t\t-c events [-c events]... [command [args] | -p pid]";
+    "\t\t-c events [-c events]... [-M metrics]\n"
+    "\t\t[command [args] | -p pid]";
 
 static const struct option longopts[] = {
 	{ "events",	required_argument,	NULL, 'c' },
 	{ "debug",	no_argument,		NULL, 'D' },
+	{ "metrics",	required_argument,	NULL, 'M' },
 	{ "follow-exec", no_argument,		NULL, 'e' },
 	{ "follow-fork", no_argument,		NULL, 'f' },
 	{ "format",	required_argument,	NULL, OPT_FORMAT },
@@ -98,6 +100,7 @@ print_usage(FILE *fp)
 	    "\t\t\tnot per process\n", DEF_GRACE);
 	fprintf(fp,
 	    "\t-c events\tevents to count (repeat -c to rotate sets)\n"
+	    "%s"
 	    "\t-p pid\t\tattach to a running process, detach at the end\n"
 	    "\t-S events\tsample these events (the -c grammar, period=N\n"
 	    "\t\t\tevents between samples); a column smplN per event\n"
@@ -120,9 +123,9 @@ print_usage(FILE *fp)
 	    "\tLong options: --interval=SECS --count=N --debug "
 	    "--follow-exec\n"
 	    "\t--follow-fork --no-header --tsc --verbose --output=FILE\n"
-	    "\t--events=EVENTS --pid=PID --format=FORMAT --sample=EVENTS\n"
-	    "\t--callchain --listen=ADDR:PORT --help --version\n"
-	    "\n");
+	    "\t--events=EVENTS --metrics=METRICS --pid=PID --format=FORMAT\n"
+	    "\t--sample=EVENTS --callchain --listen=ADDR:PORT --help --version\n"
+	    "\n", cli_help_metrics());
 	listev_usage(fp);
 	fputs("\n\tUse cpustat(1) to monitor system-wide statistics.\n", fp);
 }
@@ -198,7 +201,7 @@ parse_options(cpc_t *cpc, int argc, char **argv, struct topts *o)
 	o->o_grace = DEF_GRACE;
 	opterr = 0;
 	/* '+': options end at the command. */
-	while ((ch = getopt_long(argc, argv, "+:c:DefhnN:o:p:tT:v"
+	while ((ch = getopt_long(argc, argv, "+:c:DefhM:nN:o:p:tT:v"
 	    HINT_OPTSTRING SMPL_SHORTOPTS, longopts, NULL)) != -1)
 		take_option(cpc, o, ch, argv);
 	o->o_debug = o->o_cli.cc_debug;
@@ -217,8 +220,10 @@ static void
 check_options(cpc_t *cpc, struct topts *o)
 {
 	char hint[CPC_MSG_MAX];
-	int ntexts = o->o_cli.cc_ntexts;
+	int ntexts;
 
+	cli_metrics(cpc, &o->o_cli, o->o_pid ? 1 : EXIT_OWNFAIL);
+	ntexts = o->o_cli.cc_ntexts;
 	if (o->o_msec == 0 && o->o_count != 0)
 		cli_usage_error("-N %u counts ticks, and -T 0 makes none",
 		    o->o_count);
@@ -268,6 +273,7 @@ free_options(struct topts *o)
 		spec_free(&o->o_specs[i]);
 	free(o->o_specs);
 	smpl_opts_free(&o->o_smpl);
+	met_destroy(o->o_cli.cc_met);
 }
 
 int

@@ -311,7 +311,9 @@ lines_open(struct tracker *tr)
 	if (tr->tr_fmt == NULL ||
 	    fmt_add_samples(tr->tr_fmt, smpl_spec(&o->o_smpl)) != 0 ||
 	    (o->o_srv != NULL && fmt_expose(tr->tr_fmt, srv_publish,
-	    o->o_srv) != 0)) {
+	    o->o_srv) != 0) ||
+	    met_attach(o->o_cli.cc_met, tr->tr_fmt, o->o_specs,
+	    o->o_nspecs) != 0) {
 		warnmsg(tr, "out of memory");
 		return -1;
 	}

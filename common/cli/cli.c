@@ -180,6 +180,14 @@ cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
 		cc->cc_texts = nt;
 		cc->cc_texts[cc->cc_ntexts++] = optarg;
 		return 1;
+	case 'M':
+		nt = realloc(cc->cc_mtexts, (cc->cc_nmtexts + 1) *
+		    sizeof(*nt));
+		if (nt == NULL)
+			err(failstatus, "out of memory");
+		cc->cc_mtexts = nt;
+		cc->cc_mtexts[cc->cc_nmtexts++] = optarg;
+		return 1;
 	case 'D':
 		cc->cc_debug++;
 		errh_install(cpc, 1);

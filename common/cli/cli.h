@@ -11,6 +11,7 @@
 #include <libcpc.h>
 
 #include "format.h"
+#include "metric.h"
 #include "strtoset.h"
 #include "smplopt.h"
 #include "usage.h"
@@ -64,6 +65,9 @@ struct cli_common {
 	int		  cc_list;	/* --list-events */
 	const char	 *cc_pattern;	/* its =PATTERN, or NULL */
 	int		  cc_debug;	/* -D */
+	const char	**cc_mtexts;	/* the -M arguments */
+	int		  cc_nmtexts;
+	struct metrics	 *cc_met;	/* cli_metrics' */
 };
 /*
  * Take option ch if it is one of those (1), or leave it (0).  --help and
@@ -72,6 +76,15 @@ struct cli_common {
  */
 int	cli_common_opt(cpc_t *cpc, struct cli_common *cc, int ch, char **argv,
 	    void (*usage)(FILE *), int failstatus);
+/*
+ * -M: the metrics parsed and their events checked into cc_met (a usage
+ * error for a wrong one, failstatus for events this machine cannot
+ * count), their events added to the -c texts (metric.h's met_plan).
+ * After cli_common_end; nothing without -M.
+ */
+void	cli_metrics(cpc_t *cpc, struct cli_common *cc, int failstatus);
+/* --help's lines for -M. */
+const char *cli_help_metrics(void);
 /*
  * After the options: -h prints the usage and the capabilities, and
  * --list-events the listing (with the operands as its pattern), each

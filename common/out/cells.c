@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "cells.h"
@@ -64,6 +65,14 @@ void
 out_row(FILE *fp, int tick, uint64_t tickval, const uint64_t *vals,
     int nvals, int scaled, const char *note)
 {
+	out_row_cells(fp, tick, tickval, vals, nvals);
+	out_row_end(fp, scaled, note);
+}
+
+void
+out_row_cells(FILE *fp, int tick, uint64_t tickval, const uint64_t *vals,
+    int nvals)
+{
 	int i;
 
 	if (tick) {
@@ -74,6 +83,28 @@ out_row(FILE *fp, int tick, uint64_t tickval, const uint64_t *vals,
 		out_u64(fp, vals[i], 9);
 		fputc(' ', fp);
 	}
+}
+
+int
+out_met_width(const char *name)
+{
+	int n = (int)strlen(name);
+
+	return n > 9 ? n : 9;
+}
+
+void
+out_met(FILE *fp, double v, int width)
+{
+	if (isnan(v))
+		fprintf(fp, "%*s ", width, "-");
+	else
+		fprintf(fp, "%*.3f ", width, v);
+}
+
+void
+out_row_end(FILE *fp, int scaled, const char *note)
+{
 	if (note != NULL) {
 		fputs(" # ", fp);
 		fputs(note, fp);

@@ -25,10 +25,17 @@ void		 out_pic_cells(FILE *fp, const struct spec *sp);
  */
 void		 out_values(FILE *fp, cpc_t *cpc, cpc_buf_t *buf, int nreqs,
 		    int tick, const char *note);
-/* The same from plain values. */
+/* The same from plain values: out_row_cells, then out_row_end. */
 void		 out_row(FILE *fp, int tick, uint64_t tickval,
 		    const uint64_t *vals, int nvals, int scaled,
 		    const char *note);
+void		 out_row_cells(FILE *fp, int tick, uint64_t tickval,
+		    const uint64_t *vals, int nvals);
+void		 out_row_end(FILE *fp, int scaled, const char *note);
+/* A -M metric's cell: v ("-" for NaN) in width columns and a space. */
+void		 out_met(FILE *fp, double v, int width);
+/* The width of a metric's column: its name's, at least 9. */
+int		 out_met_width(const char *name);
 /* Seconds between two CLOCK_MONOTONIC nanosecond times. */
 double		 out_reltime(hrtime_t t, hrtime_t base);
 /* The same as printf's "%7.3f" prints it, for the time column. */

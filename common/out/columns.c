@@ -20,6 +20,8 @@ struct cols {
 	int		**c_of;		/* [set][request] -> column */
 	char		**c_snames;	/* the -S requests' names */
 	int		 c_nsmpl;
+	const char *const *c_mnames;	/* -M's metrics */
+	int		 c_nmet;
 };
 
 /* A column's name: ev, or "ev#N" for the Nth (N > 1) of ev in a set. */
@@ -181,4 +183,23 @@ const char *
 cols_smplname(const struct cols *c, int i)
 {
 	return c->c_snames[i];
+}
+
+void
+cols_add_metrics(struct cols *c, const char *const *names, int n)
+{
+	c->c_mnames = names;
+	c->c_nmet = n;
+}
+
+int
+cols_nmet(const struct cols *c)
+{
+	return c->c_nmet;
+}
+
+const char *
+cols_metname(const struct cols *c, int i)
+{
+	return c->c_mnames[i];
 }

@@ -33,5 +33,10 @@ int		 cols_of(const struct cols *c, int set, int req);
 /* The -S requests: how many, the name of request i's samples. */
 int		 cols_nsmpl(const struct cols *c);
 const char	*cols_smplname(const struct cols *c, int i);
+/* -M's metrics (names kept): how many, the name of one. */
+void		 cols_add_metrics(struct cols *c, const char *const *names,
+		    int n);
+int		 cols_nmet(const struct cols *c);
+const char	*cols_metname(const struct cols *c, int i);
 
 #endif

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,12 @@ csv_header(struct fmt *f)
 	for (c = 0; c < cols_nsmpl(f->f_cols); c++) {
 		snprintf(name, sizeof(name), "samples:%s",
 		    cols_smplname(f->f_cols, c));
+		fputc(',', f->f_fp);
+		csv_str(f->f_fp, name);
+	}
+	for (c = 0; c < cols_nmet(f->f_cols); c++) {
+		snprintf(name, sizeof(name), "metric:%s",
+		    cols_metname(f->f_cols, c));
 		fputc(',', f->f_fp);
 		csv_str(f->f_fp, name);
 	}
@@ -180,6 +187,11 @@ csv_row(struct fmt *f, const struct fmt_row *r)
 	for (c = 0; c < cols_nsmpl(f->f_cols); c++)
 		if (r->fr_set >= 0 && r->fr_smpl != NULL)
 			fprintf(fp, ",%" PRIu64, r->fr_smpl[c]);
+		else
+			fputc(',', fp);
+	for (c = 0; c < cols_nmet(f->f_cols); c++)
+		if (r->fr_mets != NULL && !isnan(r->fr_mets[c]))
+			fprintf(fp, ",%.15g", r->fr_mets[c]);
 		else
 			fputc(',', fp);
 	if (r->fr_set >= 0)

@@ -67,6 +67,7 @@ fmt_destroy(struct fmt *f)
 	expo_destroy(f->f_expo);
 	free((char *)f->f_run.ri_backend);
 	cols_destroy(f->f_cols);
+	free(f->f_dvals);
 	free(f);
 }
 
@@ -138,6 +139,18 @@ publish(struct fmt *f)
 	return 0;
 }
 
+int
+fmt_derive(struct fmt *f, const char *const *names, int n,
+    fmt_derive_fn *fn, void *arg)
+{
+	if ((f->f_dvals = calloc(n, sizeof(double))) == NULL)
+		return -1;
+	cols_add_metrics(f->f_cols, names, n);
+	f->f_derive = fn;
+	f->f_darg = arg;
+	return 0;
+}
+
 void
 fmt_header(struct fmt *f)
 {
@@ -155,6 +168,12 @@ fmt_row(struct fmt *f, const struct fmt_row *r)
 	if (r->fr_set < 0) {
 		if (f->f_w->fw_note != NULL)
 			f->f_w->fw_note(f, r);
+	} else if (f->f_w->fw_row != NULL && f->f_derive != NULL) {
+		struct fmt_row d = *r;
+
+		f->f_derive(f->f_darg, r, f->f_dvals);
+		d.fr_mets = f->f_dvals;
+		f->f_w->fw_row(f, &d);
 	} else if (f->f_w->fw_row != NULL) {
 		f->f_w->fw_row(f, r);
 	}

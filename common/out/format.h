@@ -69,6 +69,8 @@ struct fmt_row {
 	const char	*fr_comm;	/* cputrack: the process's name now
 					   (/proc/PID/comm), or NULL */
 	const char	*fr_cgroup;	/* cpustat -G: the cgroup, else NULL */
+	const double	*fr_mets;	/* -M: a value per metric, NaN for
+					   none (set by fmt_row) */
 };
 
 /*
@@ -128,6 +130,15 @@ int		 fmt_wants_comm(const struct fmt *f);
  */
 int		 fmt_add_cgroups(struct fmt *f, const char *const *names,
 		    int n);
+/*
+ * -M: fn(arg, r, vals) gives every row of values its n metrics (NaN:
+ * none), columns named names (kept) after the counts and samples.  Not
+ * in OpenMetrics.  Before fmt_header; 0, or -1 with errno.
+ */
+typedef void	 fmt_derive_fn(void *arg, const struct fmt_row *r,
+		    double *vals);
+int		 fmt_derive(struct fmt *f, const char *const *names, int n,
+		    fmt_derive_fn *fn, void *arg);
 /* The title line (text) or header row (CSV); nothing in the others. */
 void		 fmt_header(struct fmt *f);
 /* A row of values, or a note (fr_set -1). */

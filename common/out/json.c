@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "cells.h"
@@ -44,6 +45,27 @@ json_member(FILE *fp, int first, const char *name, uint64_t val)
 	fprintf(fp, ":%" PRIu64, val);
 }
 
+/* -M's "metrics":{"name":value or null}. */
+static void
+json_mets(struct fmt *f, const struct fmt_row *r)
+{
+	int i;
+
+	if (r->fr_mets == NULL || cols_nmet(f->f_cols) == 0)
+		return;
+	fputs(",\"metrics\":{", f->f_fp);
+	for (i = 0; i < cols_nmet(f->f_cols); i++) {
+		if (i > 0)
+			fputc(',', f->f_fp);
+		json_str(f->f_fp, cols_metname(f->f_cols, i));
+		if (isnan(r->fr_mets[i]))
+			fputs(":null", f->f_fp);
+		else
+			fprintf(f->f_fp, ":%.15g", r->fr_mets[i]);
+	}
+	fputc('}', f->f_fp);
+}
+
 /*
  * The set and its counts, then the samples with -S.  A set of no
  * counting request (-S alone) has neither a name nor counts.
@@ -76,6 +98,7 @@ json_values(struct fmt *f, const struct fmt_row *r)
 			    r->fr_smpl[i]);
 		fputc('}', fp);
 	}
+	json_mets(f, r);
 	fprintf(fp, ",\"enabled_ns\":%" PRIu64 ",\"running_ns\":%" PRIu64
 	    ",\"scaled\":%s", r->fr_ena, r->fr_run,
 	    r->fr_scaled ? "true" : "false");

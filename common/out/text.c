@@ -65,6 +65,9 @@ text_header(struct fmt *f)
 		snprintf(cell, sizeof(cell), "smpl%d", i);
 		fprintf(fp, "%9s ", cell);
 	}
+	for (i = 0; i < cols_nmet(f->f_cols); i++)
+		fprintf(fp, "%*s ", out_met_width(cols_metname(f->f_cols, i)),
+		    cols_metname(f->f_cols, i));
 	fputc('\n', fp);
 }
 
@@ -117,6 +120,7 @@ text_row(struct fmt *f, const struct fmt_row *r)
 	struct text *tx = f->f_state;
 	const char *note = set_name(f, r->fr_set);
 	char tree[600];
+	int i;
 
 	/* One -T line per interval; the totals have none. */
 	if ((f->f_flags & (FMT_EPOCH | FMT_DATE)) && !tx->tx_stamped &&
@@ -131,8 +135,12 @@ text_row(struct fmt *f, const struct fmt_row *r)
 		note = tree;
 	}
 	line_head(f, r);
-	out_row(f->f_fp, (f->f_flags & FMT_TICK) != 0, r->fr_tick, r->fr_vals,
-	    r->fr_nvals, r->fr_scaled, note);
+	out_row_cells(f->f_fp, (f->f_flags & FMT_TICK) != 0, r->fr_tick,
+	    r->fr_vals, r->fr_nvals);
+	for (i = 0; r->fr_mets != NULL && i < cols_nmet(f->f_cols); i++)
+		out_met(f->f_fp, r->fr_mets[i],
+		    out_met_width(cols_metname(f->f_cols, i)));
+	out_row_end(f->f_fp, r->fr_scaled, note);
 }
 
 /*

@@ -25,6 +25,9 @@ struct fmt {
 	void			*f_pubarg;
 	int			 f_cgwidth;	/* -G: the longest cgroup's
 						   length; 0: no cgroups */
+	fmt_derive_fn		*f_derive;	/* -M, or NULL */
+	void			*f_darg;
+	double			*f_dvals;	/* a row's metrics */
 };
 
 struct fmt_writer {

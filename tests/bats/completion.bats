@@ -173,3 +173,23 @@ cpc-comp-${$}x" "-G cpc-comp-" || return 1
 	expect_eq "$r3" "cpc-comp-$$
 cpc-comp-${$}x" "--cgroup=cpc-comp-"
 }
+
+@test "completion: -M and --metrics= offer the built-ins, and events after rate:" {
+	local tool
+	for tool in "$CPUSTAT" "$CPUTRACK"; do
+		comp "$tool" -M ''
+		expect_eq "$REPLY" "branch-miss%
+cache-miss%
+cpi
+ec-hit%
+ghz
+ipc
+rate:" "-M" || return 1
+		comp "$tool" --metrics = ipc,c
+		expect_eq "$REPLY" "ipc,cache-miss%
+ipc,cpi" "--metrics=ipc,c" || return 1
+		# bash splits rate:page at the colon
+		comp "$tool" -M ipc,rate : page-fa
+		expect_eq "$REPLY" "page-faults" "-M ipc,rate:page-fa" || return 1
+	done
+}

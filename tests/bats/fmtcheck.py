@@ -21,6 +21,8 @@ reduced to the same facts, so the tests compare the formats directly:
                                     (SET is empty for -S alone)
     note KIND PID LWP CHILD|COMMAND fork and exec-name rows (cputrack)
     sum COL SET VALUE               the sum of the tick rows of a set
+    met KIND KEY SET NAME=V ...     a row's -M metrics (after its row
+                                    fact), V "-" where it has none
 
 The expositions (om, prom) print, per family, "family NAME TYPE [UNIT]"
 then "sample NAME LABEL="VALUE"... VALUE" (labels sorted, JSON-quoted;
@@ -38,6 +40,14 @@ def die(msg):
     sys.exit(1)
 
 
+def met_fact(kind, key, setname, mets):
+    """The met fact of a row's metrics {name: value or None}."""
+    if mets:
+        print("met %s %s %s %s" % (kind, key, setname, " ".join(
+            "%s=%s" % (k, "-" if v is None else repr(float(v)))
+            for k, v in sorted(mets.items()))))
+
+
 def facts_csv(path):
     with open(path, newline="") as fp:
         rows = list(csv.reader(fp))
@@ -50,7 +60,8 @@ def facts_csv(path):
     first = head.index("set") + 1
     while head[first] in ("epoch", "date", "tsc", "tick"):
         first += 1
-    events = head[first:tail]
+    events = [e for e in head[first:tail] if not e.startswith("metric:")]
+    mets = [e for e in head[first:tail] if e.startswith("metric:")]
     sums = {}
     for n, r in enumerate(rows[1:], 2):
         if len(r) != len(head):
@@ -77,6 +88,8 @@ def facts_csv(path):
             extra += " note=" + d["note"]
         print("row %s %s %s%s %s" % (kind, key, d["set"], extra, " ".join(
             "%s=%d" % kv for kv in sorted(vals.items()))))
+        met_fact(kind, key, d["set"], {m[7:]: float(d[m]) if d[m] else None
+                                       for m in mets})
         if kind == "tick":
             for e, v in vals.items():
                 sums[(e, d["set"])] = sums.get((e, d["set"]), 0) + v
@@ -128,6 +141,7 @@ def facts_json(schema_path, path):
                 extra += " note=tree"
             print("row %s %s %s%s %s" % (kind, key, setname, extra, " ".join(
                 "%s=%d" % kv for kv in sorted(vals.items()))))
+            met_fact(kind, key, setname, o.get("metrics"))
             if kind == "tick":
                 for e, c in vals.items():
                     sums[(e, setname)] = sums.get((e, setname), 0) + c
@@ -146,7 +160,8 @@ def bad_json(schema_path):
     smpl_only = {k: x for k, x in good.items() if k not in ("set", "counts")}
     for g in (good, dict(good, samples={"cpu-clock": 4}),
               dict(smpl_only, samples={"cpu-clock": 4}),
-              dict(good, cgroup="/system.slice")):
+              dict(good, cgroup="/system.slice"),
+              dict(good, metrics={"twice": 10, "r": 0.5, "z": None})):
         if list(v.iter_errors(g)):
             die("the schema refuses a good object %r" % g)
     broken = [
@@ -169,6 +184,10 @@ def bad_json(schema_path):
         {"tool": "cputrack", "kind": "tick", "time": 0, "pid": 3, "lwp": 3,
          "set": "cpu-clock", "set_index": 0, "counts": {"cpu-clock": 5},
          "enabled_ns": 9, "running_ns": 9, "scaled": False, "cgroup": "/"},
+        dict(good, metrics={}),
+        dict(good, metrics={"twice": "10"}),
+        {"tool": "cputrack", "kind": "fork", "time": 0, "pid": 3, "lwp": 3,
+         "child": 4, "metrics": {"twice": 1}},
     ]
     for b in broken:
         if not list(v.iter_errors(b)):

@@ -106,7 +106,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 	wl=$(workload forker)
 	run "$PY" "$CHECK" badjson "$SCHEMA"
 	expect_status 0
-	expect_eq "$output" "refused 16" "broken objects refused"
+	expect_eq "$output" "refused 19" "broken objects refused"
 	# every cputrack kind: -v, -f, -e, -t, two sets
 	run --separate-stderr timeout $T "$CPUTRACK" -v -f -e -t -T 0.01 \
 	    --format=json -o "$D/t.json" -c "$EV" -c page-faults \

@@ -5,13 +5,17 @@
  * mostly sleeping target to attach to (cputrack -p) and detach from,
  * whose total is known after the fact.
  *
- * usage: slowloop [-m] [-i interval_ms] [-t threads] [-x status] duration_ms
+ * usage: slowloop [-mP] [-i interval_ms] [-t threads] [-x status] duration_ms
  *
  *	-i interval_ms	each thread calls getpid, then sleeps this long
  *			(default 10; 0 calls back to back)
  *	-t threads	this many threads loop (default 1: the main thread
  *			alone; with -t N, N-1 more threads loop with it)
  *	-x status	exit status after a clean end (default 0)
+ *	-P		paced: the calls keep to a schedule, one every
+ *			interval from the start (a late wake-up catches
+ *			up), so each thread makes 1000 / interval_ms calls
+ *			a second, not fewer as the calls' own time adds up
  *	-m		the main thread makes no call: it ends (pthread_exit)
  *			once the others run, and stays a zombie while they
  *			do (needs -t 2 or more)
@@ -64,17 +68,19 @@ struct opts {
 	long	o_threads;	/* -t */
 	int	o_status;	/* -x */
 	int	o_mainexit;	/* -m */
+	int	o_paced;	/* -P */
 	long	o_duration;	/* operand, ms */
 };
 
 static volatile sig_atomic_t	stop;		/* SIGUSR1 seen */
 static struct timespec		deadline;	/* CLOCK_MONOTONIC */
 static long			interval;	/* ms */
+static int			paced;		/* -P */
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-m] [-i interval_ms] [-t threads] "
+	fprintf(stderr, "usage: %s [-mP] [-i interval_ms] [-t threads] "
 	    "[-x status] duration_ms\n", PROG);
 	exit(2);
 }
@@ -87,8 +93,11 @@ parse(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->o_interval = 10;
 	o->o_threads = 1;
-	while ((ch = getopt(argc, argv, "i:mt:x:")) != -1) {
+	while ((ch = getopt(argc, argv, "i:mPt:x:")) != -1) {
 		switch (ch) {
+		case 'P':
+			o->o_paced = 1;
+			break;
 		case 'm':
 			o->o_mainexit = 1;
 			break;
@@ -165,13 +174,14 @@ loop(void *arg)
 	struct looper *l = arg;
 	struct timespec now, next;
 
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (stop || !ts_before(&now, &deadline))
 			break;
 		(void)syscall(SYS_getpid);
 		l->l_calls++;
-		next = ts_add_ms(now, interval);
+		next = ts_add_ms(paced ? next : now, interval);
 		if (ts_before(&deadline, &next))
 			next = deadline;
 		sleep_until(&next);
@@ -230,6 +240,7 @@ run(const struct opts *o)
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, stack);
 	interval = o->o_interval;
+	paced = o->o_paced;
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline = ts_add_ms(deadline, o->o_duration);
 	/* ls[0] is the main thread's own loop. */
