@@ -40,8 +40,7 @@ static const char synopsis[] =
     "\t\t[--format=text|csv|json|openmetrics|prometheus]\n"
     "\t\t[--grace=secs] [--by-command] [-S events]\n"
     "\t\t[--profile[=N]] [--samples=file] [--samples-format=csv|perf]\n"
-    "\t\t[--folded=file]\n"
-    "\t\t[--listen=addr:port]\n"
+    "\t\t[--folded=file] [--listen=addr:port]\n"
     "\t\t-c events [-c events]... [-M metrics]\n"
     "\t\t[command [args] | -p pid]";
 
