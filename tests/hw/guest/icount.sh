@@ -53,30 +53,6 @@ is "cycles equals instructions under icount" "$(col 4) $(col 5)" "$I3 $I3"
 run cputrack -T 0 -c PAPI_tot_cyc,CPU_CYCLES insnloop
 is "PAPI_tot_cyc and CPU_CYCLES: exact" "$(col 4) $(col 5)" "$I1 $I1"
 
-# -- derived metrics (-M) over the exact counts ----------------------------
-run cputrack -T 0 -c cycles,instructions -M ipc,cpi insnloop a b
-is "-M ipc,cpi: exactly 1 under icount, after the counts" \
-    "$(col 4) $(col 5) $(col 6) $(col 7)" "$I3 $I3 1.000 1.000"
-run cputrack -T 0 -c instructions -M ipc insnloop
-is "-M ipc: cycles joins the set that lacks it, exact" \
-    "$(col 4) $(col 5) $(col 6)" "$I1 $I1 1.000"
-run cputrack -T 0 --format=json -c instructions \
-    -M 'k=instructions/1000,cpi' insnloop a b
-has "-M k=instructions/1000,cpi in json: $I3 / 1000 to full precision" \
-    '"kind":"exit".*"metrics":\{"k":9000\.007,"cpi":1\}' $OUT
-# task-clock is the thread's time on the CPU, which holds its user-mode
-# cycles (one a nanosecond) and a little kernel time besides
-run cputrack -T 0 -c cycles,task-clock -M ghz insnloop a b
-between "-M ghz: cycles over the thread's busy time, 1 GHz (x 1000)" \
-    "$(col 6 | awk '{ printf "%d", $1 * 1000 }')" 900 1000
-# per CPU the cycles go on in idle, the instructions do not: each line's
-# ipc and cpi are its own counts' quotients
-run cpustat -c cycles,instructions -M ipc,cpi 0.2 3
-is "cpustat -M ipc,cpi: each line's instructions/cycles, cycles/instructions" \
-    "$(awk 'NR > 1 && ($6 != sprintf("%.3f", $5 / $4) ||
-    $7 != sprintf("%.3f", $4 / $5)) { bad++ }
-    NR > 1 { n++ } END { print n + 0, bad + 0 }' $OUT)" "4 0"
-
 # -- the tick column: the generic timer (62.5 MHz on QEMU's virt board) --
 # insnloop lasts I1 ns of virtual time at least, so I1/16 ticks at least;
 # exec, ptrace stops and exit add a little.
@@ -242,6 +218,30 @@ else
 	not_ok "cpustat --list-events=INST: INST_RETIRED, not CPU_CYCLES"
 fi
 
+
+# -- derived metrics (-M) over the exact counts ----------------------------
+run cputrack -T 0 -c cycles,instructions -M ipc,cpi insnloop a b
+is "-M ipc,cpi: exactly 1 under icount, after the counts" \
+    "$(col 4) $(col 5) $(col 6) $(col 7)" "$I3 $I3 1.000 1.000"
+run cputrack -T 0 -c instructions -M ipc insnloop
+is "-M ipc: cycles joins the set that lacks it, exact" \
+    "$(col 4) $(col 5) $(col 6)" "$I1 $I1 1.000"
+run cputrack -T 0 --format=json -c instructions \
+    -M 'k=instructions/1000,cpi' insnloop a b
+has "-M k=instructions/1000,cpi in json: $I3 / 1000 to full precision" \
+    '"kind":"exit".*"metrics":\{"k":9000\.007,"cpi":1\}' $OUT
+# task-clock is the thread's time on the CPU, which holds its user-mode
+# cycles (one a nanosecond) and a little kernel time besides
+run cputrack -T 0 -c cycles,task-clock -M ghz insnloop a b
+between "-M ghz: cycles over the thread's busy time, 1 GHz (x 1000)" \
+    "$(col 6 | awk '{ printf "%d", $1 * 1000 }')" 900 1000
+# per CPU the cycles go on in idle, the instructions do not: each line's
+# ipc and cpi are its own counts' quotients
+run cpustat -c cycles,instructions -M ipc,cpi 0.2 3
+is "cpustat -M ipc,cpi: each line's instructions/cycles, cycles/instructions" \
+    "$(awk 'NR > 1 && ($6 != sprintf("%.3f", $5 / $4) ||
+    $7 != sprintf("%.3f", $4 / $5)) { bad++ }
+    NR > 1 { n++ } END { print n + 0, bad + 0 }' $OUT)" "4 0"
 
 # -- sampling (tests/hw/guest/sampling.sh) --------------------------------
 . ./sampling.sh
