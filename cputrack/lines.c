@@ -123,12 +123,14 @@ since_start(const struct tracker *tr, hrtime_t t)
 
 /*
  * The process's name for the exposition's command label, when the
- * writer keeps one: read at every row, the kernel's name now.
+ * writer keeps one and this row would begin pid's series (key: pid, or
+ * -1 for a note): the kernel's name now, read only then.
  */
 static const char *
-row_comm(const struct tracker *tr, pid_t pid, char *buf, size_t len)
+row_comm(const struct tracker *tr, pid_t pid, long key, char *buf,
+    size_t len)
 {
-	if (!fmt_wants_comm(tr->tr_fmt))
+	if (!fmt_wants_comm(tr->tr_fmt, key))
 		return NULL;
 	proc_comm(pid, buf, len);
 	return buf;
@@ -149,7 +151,7 @@ values_row(struct tracker *tr, hrtime_t t, pid_t pid, long lwp,
 	r.fr_ns = since_start(tr, t);
 	/* An exec's counts are the old image's: the name now is the new. */
 	if (strcmp(kind, "exec") != 0)
-		r.fr_comm = row_comm(tr, pid, comm, sizeof(comm));
+		r.fr_comm = row_comm(tr, pid, pid, comm, sizeof(comm));
 	fmt_buf(tr->tr_fmt, &r, tr->tr_cpc, buf);
 	flush_due(tr, 0);
 	out_check(tr);
@@ -183,7 +185,7 @@ note_row(struct tracker *tr, hrtime_t t, pid_t pid, pid_t lwp,
 	if (tr->tr_outfail)
 		return;
 	r.fr_ns = since_start(tr, t);
-	r.fr_comm = row_comm(tr, pid, comm, sizeof(comm));
+	r.fr_comm = row_comm(tr, pid, -1, comm, sizeof(comm));
 	fmt_row(tr->tr_fmt, &r);
 	out_check(tr);
 }

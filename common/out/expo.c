@@ -168,6 +168,21 @@ proc_of(struct expo *e, long pid)
 	return p;
 }
 
+/*
+ * Whether a row of pid would begin a series, and so be named (fr_comm):
+ * only then is the name read.  pid < 0: any row (a note).
+ */
+int
+expo_needs_comm(const struct expo *e, long pid)
+{
+	int i;
+
+	for (i = 0; pid >= 0 && i < e->e_nprocs; i++)
+		if (e->e_procs[i].ep_pid == pid)
+			return e->e_procs[i].ep_cur == NULL;
+	return 1;
+}
+
 /* A process that ended: its entry goes (a later pid may be the same). */
 static void
 proc_end(struct expo *e, struct expo_proc *p)

@@ -48,6 +48,8 @@ struct expo;
 /* An exposition of f's rows; comm: cputrack's first command.  NULL. */
 struct expo	*expo_create(const struct fmt *f, const char *comm);
 void		 expo_destroy(struct expo *e);
+/* Whether a row of pid (< 0: a note) needs fr_comm. */
+int		 expo_needs_comm(const struct expo *e, long pid);
 /* A row of values, or a note (fork, exec). */
 void		 expo_row(struct expo *e, const struct fmt_row *r);
 /*

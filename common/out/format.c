@@ -116,10 +116,12 @@ fmt_expose(struct fmt *f, fmt_publish_fn *pub, void *arg)
 }
 
 int
-fmt_wants_comm(const struct fmt *f)
+fmt_wants_comm(const struct fmt *f, long pid)
 {
-	return f->f_expo != NULL || f->f_w == &fmt_openmetrics ||
-	    f->f_w == &fmt_prometheus;
+	const struct expo *own = om_expo_of(f);
+
+	return (f->f_expo != NULL && expo_needs_comm(f->f_expo, pid)) ||
+	    (own != NULL && expo_needs_comm(own, pid));
 }
 
 /* fmt_expose's exposition, both flavours, to its publisher. */

@@ -121,8 +121,11 @@ void		 fmt_runinfo(struct fmt *f, const struct fmt_runinfo *ri);
  * the calling thread.  Before fmt_header.  0, or -1 with errno.
  */
 int		 fmt_expose(struct fmt *f, fmt_publish_fn *pub, void *arg);
-/* Whether rows need fr_comm (an exposition names processes). */
-int		 fmt_wants_comm(const struct fmt *f);
+/*
+ * Whether a row of pid needs fr_comm: an exposition names a process
+ * when its series begins.  pid < 0: a note, which always may.
+ */
+int		 fmt_wants_comm(const struct fmt *f, long pid);
 /*
  * cpustat -G: the rows name one of these n cgroups (fr_cgroup), in a
  * column of text and CSV, a "cgroup" member of JSON, a label of

@@ -48,6 +48,15 @@ om_close(struct fmt *f)
 	free(om);
 }
 
+const struct expo *
+om_expo_of(const struct fmt *f)
+{
+	const struct om *om = f->f_state;
+
+	return f->f_w == &fmt_openmetrics || f->f_w == &fmt_prometheus ?
+	    om->om_expo : NULL;
+}
+
 static void
 om_row(struct fmt *f, const struct fmt_row *r)
 {

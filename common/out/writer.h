@@ -42,6 +42,9 @@ struct fmt_writer {
 	int		(*fw_flush)(struct fmt *f);
 };
 
+/* The exposition of an openmetrics or prometheus writer, else NULL. */
+const struct expo *om_expo_of(const struct fmt *f);
+
 extern const struct fmt_writer fmt_text, fmt_csv, fmt_json,
 		    fmt_openmetrics, fmt_prometheus;
 

@@ -214,6 +214,30 @@ test_labels(void)
 	done(f, &sp, &p);
 }
 
+/* The name is asked for only when a row would begin a series. */
+static void
+test_wants_comm(void)
+{
+	struct pubbed p;
+	struct spec sp;
+	struct fmt *f;
+
+	if ((f = tracked(1000, 0, &sp, &p)) == NULL)
+		return;
+	tap_ok(fmt_wants_comm(f, 40), "a new process: its name wanted");
+	track_row(f, "tick", 40, 1, "n");
+	tap_ok(!fmt_wants_comm(f, 40), "its series begun: no name wanted");
+	tap_ok(fmt_wants_comm(f, -1), "a note: a name wanted");
+	track_note(f, 40, 0, "/bin/m", "m");
+	tap_ok(fmt_wants_comm(f, 40), "after its exec: a name wanted again");
+	done(f, &sp, &p);
+	if ((f = fmt_create(FMT_CSV, FMT_CPUTRACK, devnull, NULL, NULL, 0, 0,
+	    "x")) != NULL) {
+		tap_ok(!fmt_wants_comm(f, 40), "no exposition: no name wanted");
+		fmt_destroy(f);
+	}
+}
+
 static void
 test_grace(void)
 {
@@ -311,6 +335,7 @@ main(void)
 		return 1;
 	test_cpustat();
 	test_labels();
+	test_wants_comm();
 	test_grace();
 	test_bycommand();
 	test_samples();
