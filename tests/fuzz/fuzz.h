@@ -3,7 +3,8 @@
  * fuzz.h - what the libFuzzer targets share: the handle they all use,
  * and the input as C strings.
  *
- * The handle is opened once per process, before the first input.  Its
+ * The handle (cpc) is opened once per process, by the
+ * LLVMFuzzerInitialize every target shares, before the first input.  Its
  * error handler formats each message (so that a bad argument to a format
  * is found) and drops it: a user's handler gets the same complete
  * message the default one prints.  It pretends the kernel has a core
@@ -61,5 +62,23 @@ fuzz_text(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	return s;
 }
+
+/* The handle every target uses. */
+static cpc_t *cpc;
+
+int	LLVMFuzzerInitialize(int *argc, char ***argv);
+int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A target that needs more at the start defines FUZZ_OWN_INIT and its own. */
+#ifndef FUZZ_OWN_INIT
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	cpc = fuzz_open();
+	return 0;
+}
+#endif
 
 #endif /* FUZZ_H */

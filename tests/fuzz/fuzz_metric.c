@@ -17,11 +17,6 @@
 #include "metric.h"
 #include "strtoset.h"
 
-static cpc_t *cpc;
-
-int	LLVMFuzzerInitialize(int *argc, char ***argv);
-int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 /* A refusal: "position N: ..." with 1 <= N <= len + 1, one line. */
 static void
 check_msg(const char *err, size_t len)
@@ -78,15 +73,6 @@ one_list(const char *text, size_t len)
 				spec_free(&sp);
 	}
 	met_destroy(ms);
-}
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	cpc = fuzz_open();
-	return 0;
 }
 
 int

@@ -20,20 +20,6 @@
 
 #define MAXATTR	20
 
-static cpc_t *cpc;
-
-int	LLVMFuzzerInitialize(int *argc, char ***argv);
-int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	cpc = fuzz_open();
-	return 0;
-}
-
 /* The next line of *s (cut at '\n'), NULL at the end of a request. */
 static char *
 next_line(char **s)

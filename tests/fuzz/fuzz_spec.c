@@ -14,15 +14,12 @@
  * The grammar is reached through the three calls below (spec_try): when
  * the parser moves (into libcpc, as cpc_strtoset), only they change.
  */
+#define FUZZ_OWN_INIT	/* it also collects the attribute names */
 #include "fuzz.h"
 #include "strtoset.h"
 
-static cpc_t *cpc;
 static const char *attrs[SPEC_MAXATTR];	/* this handle's, NULL-ended */
 static size_t nattrs;
-
-int	LLVMFuzzerInitialize(int *argc, char ***argv);
-int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* ---- the grammar's calls ---- */
 
