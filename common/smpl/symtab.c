@@ -457,6 +457,7 @@ kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *used)
 	char *line = buf, *nl, *name, *mod;
 	struct ksym *k;
 	uint64_t addr;
+	uint32_t obj;
 	size_t len;
 
 	while ((nl = memchr(line, '\n', n - (size_t)(line - buf))) != NULL) {
@@ -467,15 +468,15 @@ kallsyms_chunk(struct symtab *st, char *buf, size_t n, size_t *used)
 		len = (size_t)(nl - name) + 1;
 		if (mod != NULL)
 			len = (size_t)(mod - name);
-		if (ksym_room(st, *used, len) != 0)
+		/* The module first: a symbol is counted only when whole. */
+		if (ksym_room(st, *used, len) != 0 || (obj = mod != NULL ?
+		    kmod_index(st, mod) : 0) == UINT32_MAX)
 			return -1;
 		k = &st->st_ksyms[st->st_nksyms++];
 		k->ks_addr = addr;
 		memcpy(st->st_knames + *used, name, len);
 		k->ks_name = (uint32_t)*used;
-		if ((k->ks_obj = mod != NULL ? kmod_index(st, mod) : 0) ==
-		    UINT32_MAX)
-			return -1;
+		k->ks_obj = obj;
 		*used += len;
 	}
 	return line - buf;
