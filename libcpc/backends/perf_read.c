@@ -125,11 +125,17 @@ cpu_stopped(cpc_t *cpc, struct perf_ctx *pc, hrtime_t before)
 	/*
 	 * A cgroup's group (cpc_bind_cpu_cgroup) is enabled only while a
 	 * task of the cgroup runs there: its enabled time says nothing of
-	 * the CPU, which is asked instead (a CPU that went and came back
-	 * between two reads is not seen).
+	 * the CPU, unless it moved: a group that ran since the last read
+	 * proves its CPU online.  Otherwise the CPU is asked (a CPU that
+	 * went and came back between two reads is not seen; one gone
+	 * while the group ran is seen at the next read).
 	 */
 	if (pc->pc_cx.cx_cgfd >= 0) {
-		if (cpc_cpu_state(pc->pc_cx.cx_cpu) != 0)
+		if (rb[1] != pc->pc_enalast) {
+			pc->pc_enalast = rb[1];
+			return 0;
+		}
+		if (cpc_cpu_state(pc->pc_cx.cx_cpu) > 0)
 			return 0;
 		report(cpc, "cpc_set_sample", -1, "the counters of cpu %d "
 		    "stopped (it went offline?)", pc->pc_cx.cx_cpu);
