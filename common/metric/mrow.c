@@ -74,11 +74,32 @@ interval_row(const char *kind)
 	    strcmp(kind, "lwp_create") == 0;
 }
 
+/*
+ * The key of the row's previous interval: its thread, or its CPU and
+ * with cpustat -G its cgroup (each cgroup's sample of a CPU is taken at
+ * its own time), the cgroup by a 40-bit FNV-1a hash of its name.
+ */
+static int64_t
+span_key(const struct fmt_row *r)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const char *c;
+
+	if (r->fr_lwp > 0)
+		return r->fr_lwp;
+	if (r->fr_cgroup == NULL)
+		return -1 - (int64_t)r->fr_cpu;
+	for (c = r->fr_cgroup; *c != '\0'; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+	return -1 - (int64_t)((h & 0xffffffffffULL) << 20 |
+	    ((uint64_t)r->fr_cpu & 0xfffff));
+}
+
 /* Seconds the row's counts cover; NaN when not known. */
 static double
 row_secs(struct met_span *s, const struct fmt_row *r)
 {
-	int64_t key = r->fr_lwp > 0 ? r->fr_lwp : -1 - (int64_t)r->fr_cpu;
+	int64_t key = span_key(r);
 	int64_t from = 0;
 	size_t i;
 

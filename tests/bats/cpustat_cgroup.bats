@@ -126,6 +126,24 @@ text_total() {
 	    <<<"$output")" "$(nproc)" "cpcplot's lines of $CGB"
 }
 
+@test "-G with -M: each cgroup's rows have their own span and exact metrics" {
+	# secs is the span since the same CPU's and cgroup's last row, not
+	# since another cgroup's row of that CPU (microseconds before)
+	TWO=1 measure "$D/out" -G "$CGA,$CGB" --format=csv \
+	    -M "s=secs,twice=2*$EV" || return 1
+	run awk -F, -v iv=$IVAL '
+	    NR == 1 { lo = iv * 0.8; hi = iv * 1.2
+		for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $4 == "tick" { n++; s = $c["metric:s"]
+		if (s < lo || s > hi) print "span", $2, $3, s
+		if ($c["metric:twice"] != 2 * $c["'"$EV"'"]) print "twice", $0 }
+	    $4 == "total" { print $3, $c["metric:twice"] }
+	    END { print n, "ticks" }' "$D/out"
+	expect_eq "$output" "/$CGA $((2 * INSIDE))
+/$CGB $((2 * INSIDE2))
+$((2 * NIVAL * $(nproc))) ticks" "spans, twice per row and in the totals"
+}
+
 @test "-G: JSON has a cgroup member, valid by the schema, exact" {
 	[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import jsonschema' \
 	    2>/dev/null || skip "needs python3-jsonschema (install-deps)"
