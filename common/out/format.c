@@ -48,7 +48,8 @@ fmt_create(enum fmt_kind kind, enum fmt_tool tool, FILE *fp,
 	f->f_tool = tool;
 	f->f_fp = fp;
 	f->f_flags = flags;
-	if ((f->f_cols = cols_create(specs, nspecs)) == NULL ||
+	if ((comm != NULL && (f->f_comm = strdup(comm)) == NULL) ||
+	    (f->f_cols = cols_create(specs, nspecs)) == NULL ||
 	    (f->f_w->fw_open != NULL && f->f_w->fw_open(f, path, comm) != 0)) {
 		fmt_destroy(f);
 		errno = ENOMEM;
@@ -67,6 +68,7 @@ fmt_destroy(struct fmt *f)
 	expo_destroy(f->f_expo);
 	free((char *)f->f_run.ri_backend);
 	cols_destroy(f->f_cols);
+	free(f->f_comm);
 	free(f->f_dvals);
 	free(f);
 }
@@ -106,7 +108,8 @@ fmt_runinfo(struct fmt *f, const struct fmt_runinfo *ri)
 int
 fmt_expose(struct fmt *f, fmt_publish_fn *pub, void *arg)
 {
-	if (f->f_expo == NULL && (f->f_expo = expo_create(f, NULL)) == NULL) {
+	if (f->f_expo == NULL && (f->f_expo = expo_create(f, f->f_comm)) ==
+	    NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -124,21 +127,21 @@ fmt_wants_comm(const struct fmt *f, long pid)
 	    (own != NULL && expo_needs_comm(own, pid));
 }
 
-/* fmt_expose's exposition, both flavours, to its publisher. */
-static int
+/*
+ * fmt_expose's exposition, both flavours, to its publisher; out of
+ * memory, nothing (the server keeps serving the last, serve.h).
+ */
+static void
 publish(struct fmt *f)
 {
 	char *om, *prom;
 	size_t omlen, promlen;
 
-	if (expo_render_both(f->f_expo, &om, &omlen, &prom, &promlen) != 0) {
-		errh_set("out of memory");
-		return -1;
-	}
+	if (expo_render_both(f->f_expo, &om, &omlen, &prom, &promlen) != 0)
+		return;
 	f->f_pub(f->f_pubarg, om, omlen, prom, promlen);
 	free(om);
 	free(prom);
-	return 0;
 }
 
 int
@@ -148,7 +151,8 @@ fmt_derive(struct fmt *f, const char *const *names, int n,
 	if ((f->f_dvals = calloc(n, sizeof(double))) == NULL)
 		return -1;
 	cols_add_metrics(f->f_cols, names, n);
-	f->f_derive = fn;
+	/* The expositions carry no metrics (PromQL makes them). */
+	f->f_derive = om_expo_of(f) == NULL ? fn : NULL;
 	f->f_darg = arg;
 	return 0;
 }
@@ -159,7 +163,7 @@ fmt_header(struct fmt *f)
 	if (f->f_w->fw_header != NULL)
 		f->f_w->fw_header(f);
 	if (f->f_expo != NULL)
-		(void)publish(f);
+		publish(f);
 }
 
 void
@@ -215,5 +219,6 @@ fmt_flush(struct fmt *f)
 	if (f->f_expo == NULL)
 		return rc;
 	expo_batch(f->f_expo);
-	return publish(f) != 0 ? -1 : rc;
+	publish(f);
+	return rc;
 }

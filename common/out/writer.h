@@ -19,6 +19,7 @@ struct fmt {
 	unsigned		 f_flags;	/* FMT_* of fmt_create */
 	struct cols		*f_cols;
 	void			*f_state;	/* the writer's own */
+	char			*f_comm;	/* fmt_create's comm, or NULL */
 	struct fmt_runinfo	 f_run;		/* fmt_runinfo's, backend ours */
 	struct expo		*f_expo;	/* fmt_expose's, or NULL */
 	fmt_publish_fn		*f_pub;

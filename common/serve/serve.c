@@ -43,13 +43,7 @@
 enum conn_state { CONN_FREE, CONN_READ, CONN_WRITE, CONN_DRAIN };
 
 struct conn {
-	#define SWAP(a, b)	do {			\
-		char *swap_ = (a);		\
-		(a) = (b);			\
-		(b) = swap_;			\
-	} while (0)
-
-enum conn_state	 c_state;
+	enum conn_state	 c_state;
 	int		 c_fd;
 	int64_t		 c_deadline;	/* CLOCK_MONOTONIC ms */
 	size_t		 c_inlen;
