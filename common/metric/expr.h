@@ -12,7 +12,8 @@
  * A number is decimal, with an optional fraction and exponent (2, 0.5,
  * 1e9).  A bare name is a letter or '_' then letters, digits, '_', '.'
  * and ':' (EC_hit, syscalls:sys_enter_getpid); any other event name
- * (cache-misses, cpu/event=0x3c/) is written between double quotes.
+ * (cache-misses) is written between double quotes; check_event in
+ * metric.c refuses a name with ',', '=' or a blank.
  * The bare name "secs" is the row's length in seconds, not an event.
  * Blanks between the tokens are ignored.
  */
